@@ -1,0 +1,52 @@
+# numacore: build → image → boot → test → report.
+#
+#   make deb [FLAVOUR=vm|distro|debug]   kernel .debs (README command 1)
+#   make check                            everything CI runs (README command 2)
+#
+# Every target is a thin call of a script in scripts/ or image/; run those
+# with --help for their options.
+
+FLAVOUR ?= vm
+export FLAVOUR
+
+.PHONY: all deb deps configure image lab check check-host clean distclean help
+
+all: deb
+
+help:
+	@sed -n '3,6p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "Other targets: configure image lab check-host clean distclean"
+
+deps:
+	scripts/deps build
+
+# Unpack, patch and configure only: checks that the series applies and the
+# fragments survive olddefconfig, in seconds (CI does this for distro).
+configure: deps
+	scripts/kbuild --flavour $(FLAVOUR) control unpack patch configure
+
+deb: deps
+	scripts/build-deb --flavour $(FLAVOUR)
+
+image:
+	scripts/deps lab
+	image/build --flavour $(FLAVOUR)
+
+# Boot the newest image and run the guest tests; LAB_ARGS passes options
+# (make lab LAB_ARGS="--nodes 4").
+lab:
+	scripts/deps lab
+	scripts/lab-run $(LAB_ARGS)
+
+check-host:
+	scripts/deps check
+	scripts/check --host-only
+
+check:
+	scripts/check
+
+clean:
+	rm -rf build/vm build/distro build/debug build/debs build/image/disk-*
+
+distclean:
+	rm -rf build results

@@ -1,0 +1,120 @@
+# shellcheck shell=bash
+# The lab's own logic, kept free of side effects so that tests/host can check
+# it without booting anything: sizes, topology validation, the QEMU NUMA
+# arguments, and splat detection in kernel logs.  Sourced by scripts/lab-run.
+
+# QEMU's pc machine takes at most this many vCPUs and MAX_NODES nodes.
+LAB_MAX_CPUS=255
+LAB_MAX_NODES=64
+# The smallest node Linux will online without complaint in our guests.
+LAB_MIN_NODE_MB=256
+
+# lab_parse_size SIZE: print SIZE in MiB ("2G", "512M", "1536", "1GiB").
+# Plain numbers are MiB.  Fails on anything else or on a non-whole MiB.
+lab_parse_size() {
+	local s=$1 num unit
+	if [[ ! $s =~ ^([0-9]+)([KkMmGgTt]?)(i?[Bb])?$ ]]; then
+		return 1
+	fi
+	num=$((10#${BASH_REMATCH[1]}))
+	unit=${BASH_REMATCH[2]:-M}
+	case $unit in
+	K|k) ((num % 1024 == 0)) || return 1; num=$((num / 1024)) ;;
+	M|m) ;;
+	G|g) num=$((num * 1024)) ;;
+	T|t) num=$((num * 1024 * 1024)) ;;
+	esac
+	echo "$num"
+}
+
+# lab_is_uint VALUE: a non-negative decimal integer without sign or spaces.
+lab_is_uint() {
+	[[ $1 =~ ^[0-9]+$ ]] && [ ${#1} -le 9 ]
+}
+
+# lab_default_distances NODES DISTANCE: the full matrix, row by row.
+lab_default_distances() {
+	local n=$1 d=$2 i j out=()
+	for ((i = 0; i < n; i++)); do
+		for ((j = 0; j < n; j++)); do
+			if ((i == j)); then out+=(10); else out+=("$d"); fi
+		done
+	done
+	echo "${out[*]}"
+}
+
+# lab_validate NODES CPUS_PER_NODE MEM_MB CPULESS DISTANCES
+# Print nothing and succeed, or print why the topology is refused and fail.
+lab_validate() {
+	local nodes=$1 cpn=$2 mem=$3 cpuless=$4 dists=$5 d i j n_cpus
+	local -a m
+	if ! lab_is_uint "$nodes" || ((nodes < 1)); then
+		echo "--nodes must be a whole number >= 1 (got '$nodes')"
+		return 1
+	fi
+	((nodes <= LAB_MAX_NODES)) || { echo "--nodes $nodes is more than QEMU's $LAB_MAX_NODES"; return 1; }
+	if ! lab_is_uint "$cpn" || ((cpn < 1)); then
+		echo "--cpus-per-node must be a whole number >= 1 (got '$cpn')"
+		return 1
+	fi
+	lab_is_uint "$cpuless" || { echo "--cpuless-nodes must be a whole number >= 0 (got '$cpuless')"; return 1; }
+	((cpuless < nodes)) || { echo "--cpuless-nodes $cpuless leaves no node with CPUs (there are $nodes nodes)"; return 1; }
+	n_cpus=$(((nodes - cpuless) * cpn))
+	((n_cpus <= LAB_MAX_CPUS)) || { echo "$n_cpus CPUs is more than QEMU allows ($LAB_MAX_CPUS)"; return 1; }
+	((mem >= LAB_MIN_NODE_MB)) || { echo "--mem-per-node must be at least ${LAB_MIN_NODE_MB}M (got ${mem}M)"; return 1; }
+	((mem % 2 == 0)) || { echo "--mem-per-node must be a multiple of 2M (got ${mem}M)"; return 1; }
+	read -r -a m <<<"$dists"
+	((${#m[@]} == nodes * nodes)) ||
+		{ echo "--distances needs $((nodes * nodes)) values for $nodes nodes (got ${#m[@]})"; return 1; }
+	for ((i = 0; i < nodes; i++)); do
+		for ((j = 0; j < nodes; j++)); do
+			d=${m[i * nodes + j]}
+			lab_is_uint "$d" || { echo "distance '$d' (node $i to $j) is not a whole number"; return 1; }
+			if ((i == j)); then
+				((d == 10)) || { echo "distance of node $i to itself must be 10 (got $d)"; return 1; }
+			else
+				((d > 10 && d < 255)) || { echo "distance node $i to $j must be 11..254 (got $d)"; return 1; }
+			fi
+		done
+	done
+}
+
+# lab_qemu_numa_args NODES CPUS_PER_NODE MEM_MB CPULESS DISTANCES
+# One QEMU argument a line: -m, -smp, memory backends, nodes, distances.
+# CPUs are numbered node by node; the last CPULESS nodes get none.
+lab_qemu_numa_args() {
+	local nodes=$1 cpn=$2 mem=$3 cpuless=$4 dists=$5 i j first last
+	local -a m
+	local cpu_nodes=$((nodes - cpuless))
+	read -r -a m <<<"$dists"
+	printf '%s\n' -m "$((nodes * mem))M"
+	printf '%s\n' -smp "$((cpu_nodes * cpn)),sockets=$cpu_nodes,cores=$cpn,threads=1"
+	for ((i = 0; i < nodes; i++)); do
+		printf '%s\n' -object "memory-backend-ram,id=mem$i,size=${mem}M"
+		if ((i < cpu_nodes)); then
+			first=$((i * cpn))
+			last=$((first + cpn - 1))
+			if ((first == last)); then
+				printf '%s\n' -numa "node,nodeid=$i,cpus=$first,memdev=mem$i"
+			else
+				printf '%s\n' -numa "node,nodeid=$i,cpus=$first-$last,memdev=mem$i"
+			fi
+		else
+			printf '%s\n' -numa "node,nodeid=$i,memdev=mem$i"
+		fi
+	done
+	for ((i = 0; i < nodes; i++)); do
+		for ((j = 0; j < nodes; j++)); do
+			((i == j)) && continue
+			printf '%s\n' -numa "dist,src=$i,dst=$j,val=${m[i * nodes + j]}"
+		done
+	done
+}
+
+# The reports that fail a run even when every test passed.
+LAB_SPLAT_RE='(^|\] )(WARNING|BUG|INFO): |kernel BUG at|Oops: |general protection fault|Kernel panic - not syncing|KASAN: |UBSAN: |blocked for more than [0-9]+ seconds|soft lockup - CPU|self-detected stall|detected stalls on CPUs|list_(add|del) corruption|Unable to handle kernel|-+\[ cut here \]-+'
+
+# lab_find_splats FILE: print the lines of a kernel log that are reports.
+lab_find_splats() {
+	grep -aE -- "$LAB_SPLAT_RE" "$1" || true
+}

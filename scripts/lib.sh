@@ -1,0 +1,109 @@
+# shellcheck shell=bash
+# Shared pieces of the numacore build and lab scripts.  Sourced, never run.
+#
+# Paths (all overridable from the environment):
+#   NUMACORE_ROOT   the repository
+#   BUILD_DIR       git-ignored work area: kernel trees, ccache, images
+#   RESULTS_DIR     lab and benchmark results
+#   LINUX_TARBALL   Debian's linux-source tarball
+
+NUMACORE_ROOT=${NUMACORE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD_DIR=${BUILD_DIR:-$NUMACORE_ROOT/build}
+RESULTS_DIR=${RESULTS_DIR:-$NUMACORE_ROOT/results}
+LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+LINUX_SOURCE_PKG=${LINUX_SOURCE_PKG:-linux-source-6.1}
+# The flavours we know how to configure; see config-fragments/README.
+NUMACORE_FLAVOURS="vm distro debug"
+
+PROG=${PROG:-$(basename "$0")}
+
+log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+
+# die MESSAGE: one line naming the cause and the fix, then exit 1.
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+# step N TOTAL WHAT: announce a long step so a watcher knows how far along we are.
+step() {
+	printf '%s: [%s/%s] %s\n' "$PROG" "$1" "$2" "$3" >&2
+}
+
+# need_cmd CMD PACKAGE: fail naming the package that provides CMD.
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "'$1' not found; install it with: apt-get install $2"
+}
+
+# check_flavour NAME: refuse flavours we do not know.
+check_flavour() {
+	local f
+	for f in $NUMACORE_FLAVOURS; do
+		[ "$f" = "$1" ] && return 0
+	done
+	die "unknown flavour '$1'; choose one of: $NUMACORE_FLAVOURS (e.g. make deb FLAVOUR=vm)"
+}
+
+# check_space DIR MIB: refuse to start a step that cannot finish.
+check_space() {
+	local avail
+	mkdir -p "$1"
+	avail=$(df -Pm "$1" | awk 'NR == 2 { print $4 }')
+	[ "$avail" -ge "$2" ] ||
+		die "only ${avail} MiB free under $1, this step needs ${2} MiB; free some space (e.g. make clean) and retry"
+}
+
+# tarball_kernelversion: VERSION.PATCHLEVEL.SUBLEVEL of the linux-source tarball.
+tarball_kernelversion() {
+	[ -r "$LINUX_TARBALL" ] ||
+		die "$LINUX_TARBALL missing; install it with: apt-get install $LINUX_SOURCE_PKG"
+	tar -xOJf "$LINUX_TARBALL" --occurrence=1 linux-source-6.1/Makefile 2>/dev/null |
+		awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { p = $3 } /^SUBLEVEL =/ { s = $3 }
+		     END { if (v != "") print v "." p "." s }' || true
+}
+
+# linux_source_version: the Debian version of the installed linux-source package.
+linux_source_version() {
+	dpkg-query -W -f='${Version}' "$LINUX_SOURCE_PKG" 2>/dev/null ||
+		die "$LINUX_SOURCE_PKG is not installed; install it with: apt-get install $LINUX_SOURCE_PKG"
+}
+
+# numacore_revision: our own release number, from debian/changelog.
+numacore_revision() {
+	dpkg-parsechangelog -l "$NUMACORE_ROOT/debian/changelog" -S Version
+}
+
+# kernel_release FLAVOUR: the uname -r of the kernel we build.
+kernel_release() {
+	printf '%s-numacore-%s\n' "$(tarball_kernelversion)" "$1"
+}
+
+# package_version: the .deb version, sorting above the Debian source it came from.
+package_version() {
+	printf '%s+numacore%s\n' "$(linux_source_version)" "$(numacore_revision)"
+}
+
+# check_fragments CONFIG FRAGMENT...: print every fragment line that CONFIG
+# lost.  As in merge_config.sh, the last fragment to name a symbol wins.
+check_fragments() {
+	local config=$1
+	shift
+	awk '
+	FNR == NR { have[$0] = 1
+		    if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) set[substr($0, 1, RLENGTH - 1)] = 1
+		    next }
+	/^CONFIG_[A-Za-z0-9_]+=/ { sym = substr($0, 1, index($0, "=") - 1) }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
+	/^CONFIG_[A-Za-z0-9_]+=/ || /^# CONFIG_[A-Za-z0-9_]+ is not set$/ {
+		if (!(sym in line)) order[++n] = sym
+		line[sym] = $0; from[sym] = FILENAME
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			sym = order[i]; l = line[sym]
+			if (l ~ /^CONFIG_/ ? !(l in have) : (sym in set))
+				print from[sym] ": " l
+		}
+	}' "$config" "$@"
+}

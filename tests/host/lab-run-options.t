@@ -1,0 +1,57 @@
+#!/bin/bash
+# scripts/lab-run refuses bad options before it boots anything, naming what
+# is wrong; good options get as far as looking for an image.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../guest/lib/tap.sh"
+lab=$here/../../scripts/lab-run
+empty=$(mktemp -d)
+trap 'rm -rf "$empty"' EXIT
+export BUILD_DIR=$empty RESULTS_DIR=$empty/results
+
+# args | words the error must contain
+cases=(
+	"--nodes 0|--nodes must be"
+	"--nodes two|--nodes must be"
+	"--mem-per-node 2X|is not a size"
+	"--mem-per-node 100M|at least 256M"
+	"--nodes 2 --cpuless-nodes 2|leaves no node with CPUs"
+	"--nodes 4 --cpus-per-node 100|more than QEMU allows"
+	"--distance 5|must be 11..254"
+	"--distance abc|--distance must be a whole number"
+	"--distances 10_21|needs 4 values"
+	"--nodes 3 --distances '10 21 21 21 10 21 21 21 11'|to itself must be 10"
+	"--accel xen|--accel must be auto, kvm or tcg"
+	"--timeout 10|--timeout must be"
+	"--test-timeout -1|--test-timeout must be"
+	"--bogus|unknown option '--bogus'"
+	"--nodes|--nodes needs a value"
+	"/nonexistent-tests|test directory '/nonexistent-tests' does not exist"
+	"--no-guest-tests|needs at least one TEST_DIR"
+)
+good=("" "--nodes 4 --cpus-per-node 1 --mem-per-node 1G" "--nodes 3 --cpuless-nodes 1"
+      "--distances '10 31 31 10'" "--accel tcg --timeout 600 --append 'numa_balancing=disable'")
+opts=(--nodes --cpus-per-node --mem-per-node --cpuless-nodes --distance --distances
+      --append --accel --timeout --help)
+
+plan $((${#cases[@]} + ${#good[@]} + 1 + ${#opts[@]}))
+for c in "${cases[@]}"; do
+	args=${c%%|*} words=${c#*|}
+	out=$(eval "\"$lab\" $args" 2>&1) && rc=0 || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		not_ok "refuses $args # accepted"
+	else
+		check "refuses $args: $words" "exit $rc, said: $out" grep -qF -- "$words" <<<"$out"
+	fi
+done
+for g in "${good[@]}"; do
+	out=$(eval "\"$lab\" $g" 2>&1) && rc=0 || rc=$?
+	check "accepts '${g:-no options}' (stops at: no lab image)" "exit $rc, said: $out" \
+		grep -qF "no lab image in $empty/image" <<<"$out"
+done
+help=$("$lab" --help 2>&1) && rc=0 || rc=$?
+check "--help exits 0" "exit $rc" [ "$rc" -eq 0 ]
+for o in "${opts[@]}"; do
+	check "--help documents $o" "missing" grep -qF -- "$o" <<<"$help"
+done
+done_testing
