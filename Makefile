@@ -1,6 +1,6 @@
 # numacore: build → image → boot → test → report.
 #
-#   make deb [FLAVOUR=vm|distro|debug]   kernel .debs (README command 1)
+#   make deb [FLAVOUR=vm|distro]   kernel .debs (README command 1)
 #   make check                            everything CI runs (README command 2)
 #
 # Every target is a thin call of a script in scripts/ or image/; run those
@@ -46,7 +46,7 @@ check:
 	scripts/check
 
 clean:
-	rm -rf build/vm build/distro build/debug build/debs build/image/disk-*
+	rm -rf build/vm build/distro build/debs build/image/disk-*
 
 distclean:
 	rm -rf build results
