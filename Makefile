@@ -1,6 +1,6 @@
 # numacore: build → image → boot → test → report.
 #
-#   make deb [FLAVOUR=vm|distro]   kernel .debs (README command 1)
+#   make deb [FLAVOUR=vm|distro|mainline]   kernel .debs (README command 1)
 #   make check                            everything CI runs (README command 2)
 #
 # Every target is a thin call of a script in scripts/ or image/; run those
@@ -9,13 +9,13 @@
 FLAVOUR ?= vm
 export FLAVOUR
 
-.PHONY: all deb deps configure image lab check check-host clean distclean help
+.PHONY: all deb deps configure image lab check check-host check-sched-numa-off check-bisect clean distclean help
 
 all: deb
 
 help:
 	@sed -n '3,6p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Other targets: configure image lab check-host clean distclean"
+	@echo "Other targets: configure image lab check-host check-sched-numa-off check-bisect clean distclean"
 
 deps:
 	scripts/deps build
@@ -45,8 +45,25 @@ check-host:
 check:
 	scripts/check
 
+# CONFIG_SCHED_NUMA=n: the mainline flavour builds, boots, shows none of the
+# series' interfaces and balances as stock 6.1 (a second kernel build: not
+# part of make check).
+check-sched-numa-off:
+	scripts/deps build
+	scripts/deps lab
+	scripts/build-deb --flavour mainline
+	image/build --flavour mainline
+	scripts/lab-run --image build/image/mainline --no-guest-tests \
+		--append "sched_numa_policy=1" tests/mainline
+
+# Every prefix of the series builds, numa/core on and off (not part of
+# make check: it compiles kernel/sched and mm once per patch).
+check-bisect:
+	scripts/deps build
+	scripts/bisect-build
+
 clean:
-	rm -rf build/vm build/distro build/debs build/image/disk-*
+	rm -rf build/vm build/distro build/mainline build/debs build/image
 
 distclean:
 	rm -rf build results

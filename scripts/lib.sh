@@ -13,7 +13,7 @@ RESULTS_DIR=${RESULTS_DIR:-$NUMACORE_ROOT/results}
 LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 LINUX_SOURCE_PKG=${LINUX_SOURCE_PKG:-linux-source-6.1}
 # The flavours we know how to configure; see config-fragments/README.
-NUMACORE_FLAVOURS="vm distro"
+NUMACORE_FLAVOURS="vm distro mainline"
 
 PROG=${PROG:-$(basename "$0")}
 
@@ -106,4 +106,9 @@ check_fragments() {
 				print from[sym] ": " l
 		}
 	}' "$config" "$@"
+}
+
+# series_patches: the patches of patches/series, in order.
+series_patches() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$NUMACORE_ROOT/patches/series" | awk '{ print $1 }'
 }

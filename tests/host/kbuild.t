@@ -16,7 +16,7 @@ plan 16
 
 out=$("$kbuild" --flavour bogus release 2>&1) && rc=0 || rc=$?
 check "unknown flavour refused, naming the choices" "exit $rc: $out" \
-	grep -q "unknown flavour 'bogus'; choose one of: vm distro" <<<"$out"
+	grep -q "unknown flavour 'bogus'; choose one of: vm distro mainline" <<<"$out"
 out=$("$root/scripts/build-deb" --flavour bogus 2>&1) && rc=0 || rc=$?
 check "build-deb refuses it too" "exit $rc: $out" grep -q "unknown flavour 'bogus'" <<<"$out"
 

@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""A busy task with a working set, for the NUMA scheduling tests.
+
+Fills MB megabytes, then keeps reading one byte of every page of it until it
+has used CPU_SECONDS of CPU time (so hinting faults keep coming back), and
+prints what /proc/self/sched says about its NUMA state, one "key=value" a
+line.  With --exec it execs itself once it is done and the new program
+reports first thing, before it has run long enough to be sampled.
+"""
+import argparse
+import os
+import sys
+import time
+
+PAGE = 4096
+
+
+def sched_fields():
+    """NUMA lines of /proc/self/sched as a dict of ints."""
+    out = {}
+    with open("/proc/self/sched") as f:
+        for line in f:
+            line = line.strip()
+            for part in line.split(","):
+                part = part.strip()
+                if "=" in part:
+                    key, _, val = part.partition("=")
+                elif ":" in part:
+                    key, _, val = part.partition(":")
+                else:
+                    continue
+                key, val = key.strip(), val.strip()
+                if key in ("mm->numa_scan_seq", "numa_preferred_nid", "home_node",
+                           "current_node", "numa_scan_period", "numa_pages_migrated",
+                           "total_numa_faults"):
+                    try:
+                        out[key] = int(val)
+                    except ValueError:
+                        pass
+    return out
+
+
+def report(prefix=""):
+    fields = sched_fields()
+    fields["cpu_ms"] = int(time.process_time() * 1000)
+    fields["pid"] = os.getpid()
+    for key in sorted(fields):
+        print(f"{prefix}{key}={fields[key]}")
+    sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mb", type=int, default=64)
+    ap.add_argument("--cpu-seconds", type=float, default=3.0)
+    ap.add_argument("--exec", action="store_true", help="exec once done; the new program reports at once")
+    ap.add_argument("--report-now", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+
+    if args.report_now:
+        report("exec.")
+        return
+
+    buf = bytearray(b"\x01") * (args.mb << 20)
+    view = memoryview(buf)
+    sink = 0
+    while time.process_time() < args.cpu_seconds:
+        # One byte of every page: C-speed, faults every page back in.
+        sink += sum(view[::PAGE])
+    report()
+    if args.exec:
+        os.execv(sys.executable, [sys.executable, os.path.abspath(__file__), "--report-now"])
+
+
+if __name__ == "__main__":
+    main()
