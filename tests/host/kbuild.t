@@ -12,7 +12,7 @@ kbuild=$root/scripts/kbuild
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-plan 16
+plan 17
 
 out=$("$kbuild" --flavour bogus release 2>&1) && rc=0 || rc=$?
 check "unknown flavour refused, naming the choices" "exit $rc: $out" \
@@ -80,6 +80,12 @@ out=$(NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch 2>&1
 check "a patch that applies is applied" "exit $rc: $out" grep -qx TWO "$tmp/build/vm/linux-source-6.1/file"
 out=$(NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch 2>&1) && rc=0 || rc=$?
 check "an unchanged series is not re-applied" "exit $rc: $out" grep -q "series already applied" <<<"$out"
+sed -i 's/^+TWO$/+Two/' "$fake/patches/0001-good.patch"
+out=$(NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch 2>&1) && rc=0 || rc=$?
+check "an edited patch replaces its old version in the tree" "exit $rc: $out" \
+	grep -qx Two "$tmp/build/vm/linux-source-6.1/file"
+sed -i 's/^+Two$/+TWO/' "$fake/patches/0001-good.patch"
+NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch >/dev/null 2>&1
 printf '0001-good.patch\n0002-bad.patch\n' > "$fake/patches/series"
 out=$(NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch 2>&1) && rc=0 || rc=$?
 check "a patch that does not apply fails the step" "exit $rc" [ "$rc" -ne 0 ]

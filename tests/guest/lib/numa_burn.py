@@ -55,8 +55,13 @@ def main():
     ap.add_argument("--cpu-seconds", type=float, default=3.0)
     ap.add_argument("--exec", type=float, metavar="S",
                     help="exec once done; the new program burns S seconds and reports")
+    ap.add_argument("--sleep", type=float, default=0.0,
+                    help="sleep this long (no CPU time) before burning; passed on to the exec'd program")
     ap.add_argument("--after-exec", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+
+    if args.after_exec and args.sleep:
+        time.sleep(args.sleep)
 
     # The process CPU clock keeps counting across exec: measure from here.
     start = time.process_time()
@@ -69,7 +74,8 @@ def main():
     report("exec." if args.after_exec else "")
     if args.exec is not None:
         os.execv(sys.executable, [sys.executable, os.path.abspath(__file__), "--after-exec",
-                                  "--mb", str(args.mb), "--cpu-seconds", str(args.exec)])
+                                  "--mb", str(args.mb), "--cpu-seconds", str(args.exec),
+                                  "--sleep", str(args.sleep)])
 
 
 if __name__ == "__main__":
