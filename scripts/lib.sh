@@ -112,3 +112,31 @@ check_fragments() {
 series_patches() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$NUMACORE_ROOT/patches/series" | awk '{ print $1 }'
 }
+
+# kernel_make TREE ARGS...: make in a kernel tree, the same whoever calls it.
+# dpkg-buildpackage exports userspace CFLAGS/LDFLAGS that tools/objtool
+# would pick up (and relinking objtool rebuilds every object), and an outer
+# make's MAKEFLAGS would leak "Entering directory" lines into captured
+# output.  JOBS defaults to the number of CPUs; ccache caches compiles.
+kernel_make() {
+	local tree=$1
+	shift
+	env -u CFLAGS -u CPPFLAGS -u CXXFLAGS -u LDFLAGS -u ASFLAGS \
+		-u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -C "$tree" --no-print-directory -j"${JOBS:-$(nproc)}" \
+		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# in_chroot ROOT CMD...: run CMD in the root filesystem ROOT with /proc,
+# /sys and /dev mounted in a private mount namespace, so that the mounts
+# vanish with the command, even when it fails.
+in_chroot() {
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount --propagation private sh -ec '
+		root=$1
+		shift
+		mount -t proc proc "$root/proc"
+		mount --rbind /dev "$root/dev"
+		mount -t sysfs sysfs "$root/sys"
+		exec chroot "$root" "$@"' sh "$@"
+}

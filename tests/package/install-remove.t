@@ -8,6 +8,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../guest/lib/tap.sh"
+# shellcheck source=../../scripts/lib.sh
+. "$here/../../scripts/lib.sh"
 base=${1:?usage: install-remove.t BASE.tar LINUX-IMAGE.deb}
 deb=${2:?usage: install-remove.t BASE.tar LINUX-IMAGE.deb}
 pkg=$(dpkg-deb -f "$deb" Package)
@@ -15,12 +17,7 @@ rel=${pkg#linux-image-}
 root=$(mktemp -d /var/tmp/numacore-pkgtest.XXXXXX)
 trap 'rm -rf "$root"' EXIT
 
-in_root() {
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare --mount --propagation private sh -c '
-		mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" &&
-		mount -t sysfs sysfs "$1/sys" && shift && chroot "$@"' sh "$root" "$root" "$@"
-}
+in_root() { in_chroot "$root" "$@"; }
 
 nonempty() { for f; do [ -s "$f" ] || return 1; done; }
 installed() { in_root dpkg-query -W -f="\${Status}" "$1" 2>/dev/null | grep -q 'ok installed'; }
