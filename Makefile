@@ -56,8 +56,9 @@ check-sched-numa-off:
 	scripts/lab-run --image build/image/mainline --no-guest-tests \
 		--append "sched_numa_policy=1" tests/mainline
 
-# Every prefix of the series builds, numa/core on and off (not part of
-# make check: it compiles kernel/sched and mm once per patch).
+# Every prefix of the series builds, numa/core on and off, without new
+# compiler warnings (not part of make check: two builds of the objects the
+# series touches for every patch).
 check-bisect:
 	scripts/deps build
 	scripts/bisect-build
