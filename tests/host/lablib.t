@@ -61,7 +61,7 @@ for c in "${topo_cases[@]}"; do
 	args=$(lab_qemu_numa_args "$n" "$cpn" "$mem" "$cl" "$dists")
 	# -m equals the sum of the node backends
 	mtot=$(grep -A1 '^-m$' <<<"$args" | tail -1 | tr -d M)
-	sum=$(grep -o 'memory-backend-ram,id=mem[0-9]*,size=[0-9]*M' <<<"$args" | sed 's/.*size=//; s/M//' | paste -sd+ | bc)
+	sum=$(grep -o 'memory-backend-ram,id=mem[0-9]*,size=[0-9]*M' <<<"$args" | sed 's/.*size=//; s/M//' | awk '{ s += $1 } END { print s }')
 	check "$name: node memory adds up to -m ($sum = $mtot)" "-m $mtot, nodes $sum" [ "$sum" = "$mtot" ]
 	# every CPU in exactly one node, and -smp counts them
 	cpus=$(grep -o 'cpus=[0-9-]*' <<<"$args" | sed 's/cpus=//' |

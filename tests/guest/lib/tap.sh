@@ -24,6 +24,12 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name # $why"; fi
 }
 
+# between LO HI VALUE: LO <= VALUE <= HI, for use with check (an empty or
+# non-numeric VALUE is not between anything).
+between() {
+	[ "$3" -ge "$1" ] 2>/dev/null && [ "$3" -le "$2" ]
+}
+
 done_testing() {
 	[ "$_tap_fail" -eq 0 ]
 }
