@@ -74,11 +74,6 @@ numacore_revision() {
 	dpkg-parsechangelog -l "$NUMACORE_ROOT/debian/changelog" -S Version
 }
 
-# kernel_release FLAVOUR: the uname -r of the kernel we build.
-kernel_release() {
-	printf '%s-numacore-%s\n' "$(tarball_kernelversion)" "$1"
-}
-
 # package_version: the .deb version, sorting above the Debian source it came from.
 package_version() {
 	printf '%s+numacore%s\n' "$(linux_source_version)" "$(numacore_revision)"
