@@ -12,7 +12,7 @@ kbuild=$root/scripts/kbuild
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-plan 17
+plan 19
 
 out=$("$kbuild" --flavour bogus release 2>&1) && rc=0 || rc=$?
 check "unknown flavour refused, naming the choices" "exit $rc: $out" \
@@ -84,6 +84,21 @@ sed -i 's/^+TWO$/+Two/' "$fake/patches/0001-good.patch"
 out=$(NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch 2>&1) && rc=0 || rc=$?
 check "an edited patch replaces its old version in the tree" "exit $rc: $out" \
 	grep -qx Two "$tmp/build/vm/linux-source-6.1/file"
+sed -i 's/^+Two$/+TWO/' "$fake/patches/0001-good.patch"
+NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch >/dev/null 2>&1
+# A new changelog re-applies the series but leaves the file's timestamp
+# alone (its content is the same), so nothing is rebuilt; a new content
+# gets a new timestamp.
+touch -d '2020-01-01 00:00' "$tmp/build/vm/linux-source-6.1/file"
+sed -i '1i A new changelog.\n---' "$fake/patches/0001-good.patch"
+out=$(NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch 2>&1) && rc=0 || rc=$?
+m=$(stat -c %Y "$tmp/build/vm/linux-source-6.1/file")
+check "a changelog-only change re-applies the series but keeps the timestamp" \
+	"exit $rc, mtime $m: $out" [ "$rc/$m" = "0/$(date -d '2020-01-01 00:00' +%s)" ]
+sed -i 's/^+TWO$/+Two/' "$fake/patches/0001-good.patch"
+NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch >/dev/null 2>&1
+m=$(stat -c %Y "$tmp/build/vm/linux-source-6.1/file")
+check "a content change gets a new timestamp" "mtime $m" [ "$m" != "$(date -d '2020-01-01 00:00' +%s)" ]
 sed -i 's/^+Two$/+TWO/' "$fake/patches/0001-good.patch"
 NUMACORE_ROOT=$fake BUILD_DIR=$tmp/build "$kbuild" --flavour vm patch >/dev/null 2>&1
 printf '0001-good.patch\n0002-bad.patch\n' > "$fake/patches/series"

@@ -1,0 +1,274 @@
+"""Memory placement helpers for the NUMA tests: buffers whose pages can be
+located, moved and checksummed, the memory policy system calls, CPU pinning
+by node, and a small TAP writer for tests written in Python.
+
+x86_64 only (system call numbers), like the lab.
+"""
+import ctypes
+import errno
+import hashlib
+import json
+import mmap
+import os
+import struct
+import sys
+import time
+
+PAGE = mmap.PAGESIZE
+
+SYS_mbind = 237
+SYS_set_mempolicy = 238
+SYS_get_mempolicy = 239
+SYS_move_pages = 279
+
+MPOL_DEFAULT, MPOL_PREFERRED, MPOL_BIND, MPOL_INTERLEAVE, MPOL_LOCAL = range(5)
+MPOL_F_ADDR = 1 << 1
+MPOL_MF_STRICT = 1 << 0
+MPOL_MF_MOVE = 1 << 1
+MPOL_MF_MOVE_ALL = 1 << 2
+MPOL_MF_LAZY = 1 << 3
+MPOL_MF_INTERNAL = 1 << 4
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.sched_getcpu.restype = ctypes.c_int
+
+MAXNODE = 64
+
+
+def _syscall(nr, *args):
+    """Raw system call: 0 or a positive result, or -errno."""
+    ret = _libc.syscall(ctypes.c_long(nr), *args)
+    if ret < 0:
+        return -ctypes.get_errno()
+    return ret
+
+
+def _nodemask(nodes):
+    mask = 0
+    for n in nodes:
+        mask |= 1 << n
+    return ctypes.byref(ctypes.c_ulong(mask)) if nodes else None
+
+
+def set_mempolicy(mode, nodes=()):
+    return _syscall(SYS_set_mempolicy, ctypes.c_int(mode), _nodemask(nodes),
+                    ctypes.c_ulong(MAXNODE + 1 if nodes else 0))
+
+
+def nodes_with_cpus():
+    out = []
+    for n in range(MAXNODE):
+        path = f"/sys/devices/system/node/node{n}/cpulist"
+        if os.path.exists(path) and node_cpus(n):
+            out.append(n)
+    return out
+
+
+def node_cpus(node):
+    """The CPUs of NODE, from sysfs."""
+    with open(f"/sys/devices/system/node/node{node}/cpulist") as f:
+        text = f.read().strip()
+    cpus = set()
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+def pin(nodes):
+    """Run only on the CPUs of NODES (an iterable), or anywhere if None."""
+    if nodes is None:
+        cpus = set(range(os.cpu_count()))
+    else:
+        cpus = set()
+        for n in nodes:
+            cpus |= node_cpus(n)
+    os.sched_setaffinity(0, cpus)
+    os.sched_yield()
+
+
+def cpu_node():
+    """The node of the CPU this task runs on right now."""
+    cpu = _libc.sched_getcpu()
+    for n in nodes_with_cpus():
+        if cpu in node_cpus(n):
+            return n
+    return -1
+
+
+def vmstat(*keys):
+    out = {}
+    with open("/proc/vmstat") as f:
+        for line in f:
+            k, v = line.split()
+            if k in keys:
+                out[k] = int(v)
+    return out
+
+
+SCHED_KEYS = ("mm->numa_scan_seq", "home_node", "current_node", "numa_scan_period",
+              "numa_home_seq", "numa_pages_migrated", "total_numa_faults",
+              "numa_preferred_nid")
+
+
+def sched_fields(pid="self"):
+    """The NUMA lines of /proc/PID/sched, as a dict of ints."""
+    out = {}
+    with open(f"/proc/{pid}/sched") as f:
+        for line in f:
+            for part in line.strip().split(","):
+                sep = "=" if "=" in part else ":"
+                key, _, val = part.partition(sep)
+                key = key.strip()
+                if key in SCHED_KEYS:
+                    try:
+                        out[key] = int(val.strip())
+                    except ValueError:
+                        pass
+    return out
+
+
+class Buffer:
+    """An anonymous private mapping of MB megabytes."""
+
+    def __init__(self, mb):
+        self.size = mb << 20
+        self.npages = self.size // PAGE
+        self.map = mmap.mmap(-1, self.size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        self.view = memoryview(self.map)
+        self.addr = ctypes.addressof(ctypes.c_char.from_buffer(self.map))
+        self._pages = (ctypes.c_void_p * self.npages)(
+            *[self.addr + i * PAGE for i in range(self.npages)])
+        self.digest = None
+
+    def fill(self, seed=1):
+        """Write every page: a repeated pseudo-random block, and the page's
+        own index in its first 8 bytes, so that a lost, swapped or stale
+        page changes the checksum."""
+        block = hashlib.sha256(str(seed).encode()).digest() * (PAGE // 32)
+        chunk = block * 256
+        for off in range(0, self.size, len(chunk)):
+            self.map[off:off + len(chunk)] = chunk[:self.size - off]
+        for i in range(self.npages):
+            struct.pack_into("<Q", self.map, i * PAGE, i ^ (seed << 32))
+        self.digest = self.checksum()
+
+    def checksum(self):
+        return hashlib.sha256(self.map).hexdigest()
+
+    def intact(self):
+        return self.digest is not None and self.checksum() == self.digest
+
+    def touch(self, value=1):
+        """Write one byte of every page, at C speed: a quick first touch
+        that places the pages before any scan pass can sample them."""
+        self.view[::PAGE] = bytes([value]) * self.npages
+
+    def read(self):
+        """Read one byte of every page (hinting faults come back)."""
+        return sum(self.view[::PAGE])
+
+    def nodes(self):
+        """The node of every page (negative: -errno, e.g. not present)."""
+        status = (ctypes.c_int * self.npages)()
+        ret = _syscall(SYS_move_pages, ctypes.c_int(0), ctypes.c_ulong(self.npages),
+                       self._pages, None, status, ctypes.c_int(0))
+        if ret < 0:
+            raise OSError(-ret, "move_pages (query)")
+        return list(status)
+
+    def fraction_on(self, node):
+        nodes = self.nodes()
+        return sum(1 for n in nodes if n == node) / len(nodes)
+
+    def move_to(self, node):
+        """move_pages() every page to NODE; returns how many failed."""
+        dest = (ctypes.c_int * self.npages)(*([node] * self.npages))
+        status = (ctypes.c_int * self.npages)()
+        ret = _syscall(SYS_move_pages, ctypes.c_int(0), ctypes.c_ulong(self.npages),
+                       self._pages, dest, status, ctypes.c_int(MPOL_MF_MOVE))
+        if ret < 0:
+            raise OSError(-ret, "move_pages")
+        return ret
+
+    def mbind(self, mode, nodes=(), flags=0, addr=None, length=None):
+        """mbind() over the buffer (or ADDR/LENGTH): 0 or -errno."""
+        return _syscall(SYS_mbind, ctypes.c_ulong(self.addr if addr is None else addr),
+                        ctypes.c_ulong(self.size if length is None else length),
+                        ctypes.c_int(mode), _nodemask(nodes),
+                        ctypes.c_ulong(MAXNODE + 1 if nodes else 0), ctypes.c_uint(flags))
+
+    def policy(self):
+        """The mode of the VMA policy at the start of the buffer."""
+        mode = ctypes.c_int(-1)
+        mask = ctypes.c_ulong(0)
+        ret = _syscall(SYS_get_mempolicy, ctypes.byref(mode), ctypes.byref(mask),
+                       ctypes.c_ulong(MAXNODE + 1), ctypes.c_ulong(self.addr),
+                       ctypes.c_ulong(MPOL_F_ADDR))
+        if ret < 0:
+            raise OSError(-ret, "get_mempolicy")
+        return mode.value, mask.value
+
+
+def cpu_seconds():
+    return time.thread_time()
+
+
+def in_child(func, *args, **kwargs):
+    """Run FUNC in a forked child (a fresh address space and home node
+    history) and return its result, a JSON-able dict; an exception in the
+    child comes back as {"error": ...}."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(rfd)
+        try:
+            result = func(*args, **kwargs)
+        except Exception as exc:  # reported to the parent, which fails the check
+            result = {"error": f"{type(exc).__name__}: {exc}"}
+        with os.fdopen(wfd, "w") as w:
+            json.dump(result, w)
+        os._exit(0)
+    os.close(wfd)
+    with os.fdopen(rfd) as r:
+        data = r.read()
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(data)
+    except ValueError:
+        return {"error": "the child died without a result"}
+
+
+class Tap:
+    """TAP output for tests written in Python."""
+
+    def __init__(self, plan):
+        self.n = 0
+        self.failed = 0
+        print(f"1..{plan}", flush=True)
+
+    def check(self, name, cond, detail=""):
+        self.n += 1
+        if cond:
+            print(f"ok {self.n} - {name}", flush=True)
+        else:
+            self.failed += 1
+            print(f"not ok {self.n} - {name}", flush=True)
+            if detail:
+                print(f"#   {detail}", flush=True)
+        return cond
+
+    def skip(self, name, why):
+        self.n += 1
+        print(f"ok {self.n} - {name} # SKIP {why}", flush=True)
+
+    def diag(self, msg):
+        print(f"# {msg}", flush=True)
+
+    def done(self):
+        sys.exit(1 if self.failed else 0)
+
+
+def errno_name(ret):
+    return errno.errorcode.get(-ret, str(ret)) if ret < 0 else str(ret)
