@@ -12,32 +12,10 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from numa_mem import sched_fields  # noqa: E402  (the same /proc/PID/sched reader)
+
 PAGE = 4096
-
-
-def sched_fields():
-    """NUMA lines of /proc/self/sched as a dict of ints."""
-    out = {}
-    with open("/proc/self/sched") as f:
-        for line in f:
-            line = line.strip()
-            for part in line.split(","):
-                part = part.strip()
-                if "=" in part:
-                    key, _, val = part.partition("=")
-                elif ":" in part:
-                    key, _, val = part.partition(":")
-                else:
-                    continue
-                key, val = key.strip(), val.strip()
-                if key in ("mm->numa_scan_seq", "numa_preferred_nid", "home_node",
-                           "current_node", "numa_scan_period", "numa_pages_migrated",
-                           "total_numa_faults"):
-                    try:
-                        out[key] = int(val)
-                    except ValueError:
-                        pass
-    return out
 
 
 def report(prefix=""):
