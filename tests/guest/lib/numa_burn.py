@@ -13,7 +13,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from numa_mem import PAGE, sched_fields  # noqa: E402
+from numa_mem import sched_fields  # noqa: E402  (the same /proc/PID/sched reader)
+
+PAGE = 4096
 
 
 def report(prefix=""):
