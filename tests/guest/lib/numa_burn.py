@@ -13,9 +13,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from numa_mem import sched_fields  # noqa: E402  (the same /proc/PID/sched reader)
-
-PAGE = 4096
+from numa_mem import PAGE, sched_fields  # noqa: E402
 
 
 def report(prefix=""):

@@ -88,13 +88,46 @@ def pin(nodes):
     os.sched_yield()
 
 
-def cpu_node():
-    """The node of the CPU this task runs on right now."""
-    cpu = _libc.sched_getcpu()
+def first_two_nodes():
+    """The first two nodes with CPUs (a CPU-less node may be among the
+    others), -1 for each that is missing."""
+    return tuple((nodes_with_cpus() + [-1, -1])[:2])
+
+
+def node_of_cpu(cpu):
     for n in nodes_with_cpus():
         if cpu in node_cpus(n):
             return n
     return -1
+
+
+def cpu_node():
+    """The node of the CPU this task runs on right now."""
+    return node_of_cpu(_libc.sched_getcpu())
+
+
+SYSCTL = "/proc/sys/kernel/"
+FEATURES = "/sys/kernel/debug/sched/features"
+
+
+def sysctl(name, value=None):
+    """Read kernel.NAME, or write VALUE to it."""
+    path = SYSCTL + name
+    if value is None:
+        with open(path) as f:
+            return f.read().strip()
+    with open(path, "w") as f:
+        f.write(f"{value}\n")
+    return str(value)
+
+
+def features(*names):
+    """Set scheduler features (NAME or NO_NAME), debugfs mounted if need be."""
+    if not os.path.ismount("/sys/kernel/debug"):
+        os.system("mount -t debugfs none /sys/kernel/debug")
+    for name in names:
+        with open(FEATURES, "w") as f:
+            f.write(name)
 
 
 def vmstat(*keys):
@@ -112,8 +145,9 @@ SCHED_KEYS = ("mm->numa_scan_seq", "home_node", "current_node", "numa_scan_perio
               "numa_preferred_nid")
 
 
-def sched_fields(pid="self"):
-    """The NUMA lines of /proc/PID/sched, as a dict of ints."""
+def sched_fields(pid="self", keys=SCHED_KEYS):
+    """The integer fields KEYS of /proc/PID/sched ("key=value" or
+    "key : value", several to a line separated by commas), as a dict."""
     out = {}
     with open(f"/proc/{pid}/sched") as f:
         for line in f:
@@ -121,7 +155,7 @@ def sched_fields(pid="self"):
                 sep = "=" if "=" in part else ":"
                 key, _, val = part.partition(sep)
                 key = key.strip()
-                if key in SCHED_KEYS:
+                if key in keys:
                     try:
                         out[key] = int(val.strip())
                     except ValueError:
