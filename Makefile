@@ -9,13 +9,15 @@
 FLAVOUR ?= vm
 export FLAVOUR
 
-.PHONY: all deb deps configure image lab check check-host check-sched-numa-off check-bisect clean distclean help
+.PHONY: all deb deps configure image lab check check-host check-sched-numa-off check-bisect \
+	stress check-debug clean distclean help
 
 all: deb
 
 help:
 	@sed -n '3,6p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Other targets: configure image lab check-host check-sched-numa-off check-bisect clean distclean"
+	@echo "Other targets: configure image lab check-host check-sched-numa-off check-bisect"
+	@echo "               stress check-debug clean distclean"
 
 deps:
 	scripts/deps build
@@ -63,8 +65,33 @@ check-bisect:
 	scripts/deps build
 	scripts/bisect-build
 
+# The stress tests (tests/stress/), each STRESS_SECONDS long, numa/core on
+# with frequent scanning: on 2 nodes x 2 CPUs, then on 3 nodes of which one
+# has memory and no CPUs.  make check runs them for 20 s each.
+STRESS_SECONDS ?= 120
+STRESS_TIMEOUT = $$(( 6 * $(STRESS_SECONDS) + 1200 ))
+stress:
+	scripts/deps lab
+	scripts/lab-run --image build/image/$(FLAVOUR) --no-guest-tests \
+		--timeout $(STRESS_TIMEOUT) --env STRESS_SECONDS=$(STRESS_SECONDS) tests/stress
+	scripts/lab-run --image build/image/$(FLAVOUR) --no-guest-tests \
+		--nodes 3 --cpus-per-node 2 --mem-per-node 1G --cpuless-nodes 1 --distance 31 \
+		--timeout $(STRESS_TIMEOUT) --env STRESS_SECONDS=$(STRESS_SECONDS) tests/stress
+
+# The debug flavour (lockdep, KASAN, UBSAN, DEBUG_VM, DEBUG_LIST, debug
+# objects, hung-task and soft-lockup detectors; config-fragments/debug.config)
+# through the guest suite and the stress tests: lab-run fails on any kernel
+# report.  A kernel build of its own: not part of make check.
+check-debug:
+	scripts/deps build
+	scripts/deps lab
+	scripts/build-deb --flavour debug
+	image/build --flavour debug
+	scripts/lab-run --image build/image/debug --timeout $$(( 4 * $(STRESS_TIMEOUT) + 3600 )) \
+		--test-timeout 3600 --env STRESS_SECONDS=$(STRESS_SECONDS) tests/stress
+
 clean:
-	rm -rf build/vm build/distro build/mainline build/debs build/image
+	rm -rf build/vm build/distro build/mainline build/debug build/debs build/image
 
 distclean:
 	rm -rf build results

@@ -13,7 +13,7 @@ RESULTS_DIR=${RESULTS_DIR:-$NUMACORE_ROOT/results}
 LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 LINUX_SOURCE_PKG=${LINUX_SOURCE_PKG:-linux-source-6.1}
 # The flavours we know how to configure; see config-fragments/README.
-NUMACORE_FLAVOURS="vm distro mainline"
+NUMACORE_FLAVOURS="vm distro mainline debug"
 
 PROG=${PROG:-$(basename "$0")}
 
