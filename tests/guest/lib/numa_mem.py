@@ -140,6 +140,15 @@ def vmstat(*keys):
     return out
 
 
+def node_free_mb(node):
+    """MemFree of NODE in MB (the node's meminfo in sysfs)."""
+    with open(f"/sys/devices/system/node/node{node}/meminfo") as f:
+        for line in f:
+            if " MemFree:" in line:
+                return int(line.split()[-2]) // 1024
+    return -1
+
+
 SCHED_KEYS = ("mm->numa_scan_seq", "home_node", "current_node", "numa_scan_period",
               "numa_home_seq", "numa_pages_migrated", "total_numa_faults",
               "numa_preferred_nid")
