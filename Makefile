@@ -10,14 +10,14 @@ FLAVOUR ?= vm
 export FLAVOUR
 
 .PHONY: all deb deps configure image lab check check-host check-sched-numa-off check-bisect \
-	stress check-debug clean distclean help
+	stress check-debug bench clean distclean help
 
 all: deb
 
 help:
 	@sed -n '3,6p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "Other targets: configure image lab check-host check-sched-numa-off check-bisect"
-	@echo "               stress check-debug clean distclean"
+	@echo "               stress check-debug bench clean distclean"
 
 deps:
 	scripts/deps build
@@ -89,6 +89,14 @@ check-debug:
 	image/build --flavour debug
 	scripts/lab-run --image build/image/debug --timeout $$(( 4 * $(STRESS_TIMEOUT) + 3600 )) \
 		--test-timeout 3600 --env STRESS_SECONDS=$(STRESS_SECONDS) tests/stress
+
+# The policies side by side in one boot (off, mainline, numacore, bind),
+# report and plots in results/DATE-COMMIT/; BENCH_ARGS passes options
+# (make bench BENCH_ARGS="--quick", "--host", "--nodes 4 ...").
+bench:
+	scripts/deps lab
+	scripts/deps check
+	scripts/bench $(BENCH_ARGS)
 
 clean:
 	rm -rf build/vm build/distro build/mainline build/debug build/debs build/image
