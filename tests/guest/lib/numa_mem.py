@@ -56,6 +56,16 @@ def set_mempolicy(mode, nodes=()):
                     ctypes.c_ulong(MAXNODE + 1 if nodes else 0))
 
 
+def get_mempolicy(addr=None):
+    """(mode, node mask) of the task policy, or of the VMA policy at ADDR;
+    -errno when the call fails."""
+    mode, mask = ctypes.c_int(-1), ctypes.c_ulong(0)
+    ret = _syscall(SYS_get_mempolicy, ctypes.byref(mode), ctypes.byref(mask),
+                   ctypes.c_ulong(MAXNODE + 1), ctypes.c_ulong(addr or 0),
+                   ctypes.c_ulong(0 if addr is None else MPOL_F_ADDR))
+    return (mode.value, mask.value) if ret == 0 else ret
+
+
 def nodes_with_cpus():
     out = []
     for n in range(MAXNODE):
@@ -99,6 +109,12 @@ def node_of_cpu(cpu):
         if cpu in node_cpus(n):
             return n
     return -1
+
+
+def last_cpu(pid):
+    """The CPU PID last ran on (/proc/PID/stat field 39)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[36])
 
 
 def cpu_node():
@@ -252,15 +268,11 @@ class Buffer:
                         ctypes.c_ulong(MAXNODE + 1 if nodes else 0), ctypes.c_uint(flags))
 
     def policy(self):
-        """The mode of the VMA policy at the start of the buffer."""
-        mode = ctypes.c_int(-1)
-        mask = ctypes.c_ulong(0)
-        ret = _syscall(SYS_get_mempolicy, ctypes.byref(mode), ctypes.byref(mask),
-                       ctypes.c_ulong(MAXNODE + 1), ctypes.c_ulong(self.addr),
-                       ctypes.c_ulong(MPOL_F_ADDR))
-        if ret < 0:
+        """The mode and node mask of the VMA policy at the start of the buffer."""
+        ret = get_mempolicy(self.addr)
+        if isinstance(ret, int):
             raise OSError(-ret, "get_mempolicy")
-        return mode.value, mask.value
+        return ret
 
 
 def cpu_seconds():
