@@ -102,17 +102,25 @@ struct worker {
 static atomic_int stop;
 static long page_size;
 
+/* "PROG: error: MESSAGE", a hint to --help for a usage error, and exit. */
+__attribute__((noreturn))
+static void verror(int status, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: error: ", prog);
+	vfprintf(stderr, fmt, ap);
+	if (status == 2)
+		fprintf(stderr, "; see %s --help", prog);
+	fputc('\n', stderr);
+	exit(status);
+}
+
 __attribute__((noreturn, format(printf, 1, 2)))
 static void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: error: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	verror(1, fmt, ap);
 }
 
 __attribute__((noreturn, format(printf, 1, 2)))
@@ -120,12 +128,8 @@ static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: error: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "; see %s --help\n", prog);
-	exit(2);
+	verror(2, fmt, ap);
 }
 
 static void usage(void)
