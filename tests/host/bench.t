@@ -1,0 +1,85 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # the checks below eval their single-quoted tests
+# The benchmark tooling on the host, without booting anything:
+#  - scripts/bench refuses bad options, naming what is wrong;
+#  - scripts/bench-report turns a recorded run (data/bench-raw, from a
+#    --quick run on 2x2) into report.md and the plots, from a relative
+#    path too, and --combine makes one report of several topologies;
+#  - bin/build_like builds, runs a small build and refuses bad options.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../guest/lib/tap.sh"
+root=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export RESULTS_DIR=$tmp/results
+
+# args | words the error must contain
+cases=(
+	"--repeat 0|--repeat must be a whole number"
+	"--seconds x|--seconds must be a whole number"
+	"--repeat|--repeat needs a value"
+	"--host --nodes 2|--nodes is a lab option"
+	"--host --timeout 600|--timeout is a lab option"
+	"--bogus|unknown option '--bogus'"
+)
+plan $((${#cases[@]} + 12))
+for c in "${cases[@]}"; do
+	args=${c%%|*} words=${c#*|}
+	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
+	check "bench refuses $args: $words (exit 2)" "exit $rc, said: $out" \
+		eval '[ "$rc" -eq 2 ] && grep -qF -- "$words" <<<"$out"'
+done
+check "bench made no results directory for a bad command line" "found $tmp/results" [ ! -e "$tmp/results" ]
+
+# bench-report from a relative path: gnuplot runs in plots/, so every path
+# it is given must be absolute.
+mkdir -p "$tmp/run/2n2c/raw" "$tmp/run/4n1c/raw"
+cp "$here"/data/bench-raw/* "$tmp/run/2n2c/raw/"
+cp "$here"/data/bench-raw/* "$tmp/run/4n1c/raw/"
+out=$(cd "$tmp" && "$root/scripts/bench-report" run/2n2c/raw 2>&1) && rc=0 || rc=$?
+check "bench-report run/2n2c/raw exits 0" "exit $rc: $out" [ "$rc" -eq 0 ]
+rep=$tmp/run/2n2c/report.md
+check "report.md has the headline, a ratio, the longest scan pass and the build" "$(head -c 600 "$rep" 2>&1)" \
+	eval 'grep -q "^## Headline" "$rep" && grep -q "numacore/mainline" "$rep" &&
+	      grep -q "scan pass, longest (ms)" "$rep" && grep -q "^## build" "$rep"'
+check "report.md says it comes from the lab, under TCG" "$(grep -m1 lab "$rep")" \
+	grep -q "lab (QEMU guest, tcg)" "$rep"
+if command -v gnuplot >/dev/null; then
+	check "every plot made, none failed" "$(grep 'plot failed' "$rep")" \
+		eval '! grep -q "plot failed" "$rep" && [ -s "$tmp/run/2n2c/cost.png" ] &&
+		      [ -s "$tmp/run/2n2c/locality-numa01.png" ] && [ -s "$tmp/run/2n2c/runtime.png" ]'
+else
+	skip "every plot made, none failed" "no gnuplot here"
+fi
+"$root/scripts/bench-report" "$tmp/run/4n1c/raw" >/dev/null 2>&1
+out=$("$root/scripts/bench-report" --combine "$tmp/run" 2n2c 4n1c 2>&1) && rc=0 || rc=$?
+all=$tmp/run/report.md
+check "--combine exits 0" "exit $rc: $out" [ "$rc" -eq 0 ]
+check "the combined report has both topologies, the summary tables, links into each" \
+	"$(grep -n '^#' "$all" 2>&1 | head -20)" \
+	eval 'grep -q "^# Topology 2n2c" "$all" && grep -q "^# Topology 4n1c" "$all" &&
+	      grep -q "^## Cost: mainline against numacore" "$all" &&
+	      grep -q "| 4n1c | numa01 |" "$all" && grep -q "^### Machine" "$all" &&
+	      { ! command -v gnuplot >/dev/null || grep -q "](4n1c/cost.png)" "$all"; }'
+out=$("$root/scripts/bench-report" "$tmp/nothing" 2>&1) && rc=0 || rc=$?
+check "bench-report without runs.csv fails, naming it" "exit $rc: $out" \
+	eval '[ "$rc" -eq 1 ] && grep -q "runs.csv not found" <<<"$out"'
+out=$("$root/scripts/bench-report" --combine "$tmp/run" 2>&1) && rc=0 || rc=$?
+check "--combine without a name is a usage error" "exit $rc: $out" [ "$rc" -eq 2 ]
+
+# build_like
+if gcc -O2 -Wall -Wextra -Werror -static -o "$tmp/build_like" "$root/tests/bench/src/build_like.c" 2>"$tmp/cc.err"; then
+	ok "build_like builds static without a warning"
+	out=$("$tmp/build_like" -n 10 -j 2 -m 2 2>&1) && rc=0 || rc=$?
+	check "a build of 10 units, 2 at a time: all ran, memory intact" "exit $rc: $out" \
+		eval '[ "$rc" -eq 0 ] && grep -q "^#summary units=10 failed=0 " <<<"$out"'
+	out=$("$tmp/build_like" -j 0 2>&1) && rc=0 || rc=$?
+	check "build_like -j 0 is a usage error naming -j" "exit $rc: $out" \
+		eval '[ "$rc" -eq 2 ] && grep -q -- "-j: expected a whole number" <<<"$out"'
+else
+	not_ok "build_like builds static without a warning # $(cat "$tmp/cc.err")"
+	skip "a build of 10 units" "no binary"
+	skip "build_like -j 0" "no binary"
+fi
+done_testing
