@@ -39,45 +39,19 @@ static const int unit_ms[] = { 30, 30, 60, 60, 120, 120, 250, 500, 1000, 2000 };
 
 static const char *prog = "build_like";
 
-__attribute__((noreturn))
-static void verror(int status, const char *fmt, va_list ap)
+#include "bench_util.h"
+
+static void usage(void)
 {
-	fprintf(stderr, "%s: error: ", prog);
-	vfprintf(stderr, fmt, ap);
-	if (status == 2)
-		fprintf(stderr, "; see %s -h", prog);
-	fputc('\n', stderr);
-	exit(status);
-}
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verror(1, fmt, ap);
-}
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verror(2, fmt, ap);
-}
-
-static int parse_int(const char *name, const char *s, int lo, int hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		usage_error("%s: expected a whole number from %d to %d, got '%s'", name, lo, hi, s);
-	return (int)v;
+	printf("Usage: %s [-j JOBS] [-s SECONDS | -n UNITS] [-m MB]\n"
+	       "\n"
+	       "  -j JOBS     units run at once (default: the CPUs we may run on)\n"
+	       "  -s SECONDS  size the build to about SECONDS on JOBS idle CPUs (default 30)\n"
+	       "  -n UNITS    the number of units, instead of -s\n"
+	       "  -m MB       memory of each unit (default 32)\n"
+	       "  -h, --help  this text\n"
+	       "\n"
+	       "Prints a #summary line: units, failed, wall_s, units_per_s.\n", prog);
 }
 
 static double now_s(void)
@@ -142,6 +116,10 @@ int main(int argc, char **argv)
 
 	if (argc == 5 && !strcmp(argv[1], "--unit"))
 		return unit(atoi(argv[2]), atoi(argv[3]), strtoull(argv[4], NULL, 10));
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		usage();
+		return 0;
+	}
 	while ((c = getopt(argc, argv, ":j:s:n:m:h")) != -1) {
 		switch (c) {
 		case 'j': jobs = parse_int("-j", optarg, 1, 1024); break;
@@ -149,7 +127,7 @@ int main(int argc, char **argv)
 		case 'n': units = parse_int("-n", optarg, 1, 1000000); break;
 		case 'm': mb = parse_int("-m", optarg, 1, 65536); break;
 		case 'h':
-			printf("Usage: %s [-j JOBS] [-s SECONDS | -n UNITS] [-m MB]\n", prog);
+			usage();
 			return 0;
 		case ':': usage_error("option '-%c' needs a value", optopt);
 		default: usage_error("unknown option '-%c'", optopt);

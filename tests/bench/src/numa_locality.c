@@ -53,6 +53,8 @@
 
 static const char *prog = "numa_locality";
 
+#include "bench_util.h"
+
 static struct {
 	int numa02;
 	int procs, threads, mb, seconds, interval_ms;
@@ -102,36 +104,6 @@ struct worker {
 static atomic_int stop;
 static long page_size;
 
-/* "PROG: error: MESSAGE", a hint to --help for a usage error, and exit. */
-__attribute__((noreturn))
-static void verror(int status, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: error: ", prog);
-	vfprintf(stderr, fmt, ap);
-	if (status == 2)
-		fprintf(stderr, "; see %s --help", prog);
-	fputc('\n', stderr);
-	exit(status);
-}
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verror(1, fmt, ap);
-}
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verror(2, fmt, ap);
-}
-
 static void usage(void)
 {
 	printf("Usage: %s [OPTIONS]\n"
@@ -151,18 +123,6 @@ static void usage(void)
 	       "\n"
 	       "Prints t_ms,proc,thread,cpu,node,local_fraction lines, then a #summary line.\n",
 	       prog);
-}
-
-static int parse_int(const char *name, const char *s, int lo, int hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		usage_error("%s: expected a whole number from %d to %d, got '%s'", name, lo, hi, s);
-	return (int)v;
 }
 
 static void parse_options(int argc, char **argv)
