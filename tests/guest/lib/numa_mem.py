@@ -156,13 +156,23 @@ def vmstat(*keys):
     return out
 
 
+def node_meminfo_mb(node, field):
+    """FIELD (MemTotal, MemFree, ...) of NODE's meminfo in sysfs, in MB;
+    None where the node or the field does not exist."""
+    try:
+        with open(f"/sys/devices/system/node/node{node}/meminfo") as f:
+            for line in f:
+                if f" {field}:" in line:
+                    return int(line.split()[-2]) // 1024
+    except OSError:
+        pass
+    return None
+
+
 def node_free_mb(node):
-    """MemFree of NODE in MB (the node's meminfo in sysfs)."""
-    with open(f"/sys/devices/system/node/node{node}/meminfo") as f:
-        for line in f:
-            if " MemFree:" in line:
-                return int(line.split()[-2]) // 1024
-    return -1
+    """MemFree of NODE in MB; -1 where it cannot be read."""
+    mb = node_meminfo_mb(node, "MemFree")
+    return -1 if mb is None else mb
 
 
 SCHED_KEYS = ("mm->numa_scan_seq", "home_node", "current_node", "numa_scan_period",
