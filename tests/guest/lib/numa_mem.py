@@ -270,6 +270,15 @@ class Buffer:
             raise OSError(-ret, "move_pages")
         return ret
 
+    def move_status(self, node, flags=MPOL_MF_MOVE):
+        """move_pages() every page to NODE with FLAGS; returns the call's
+        result and every page's status (its node, or -errno)."""
+        dest = (ctypes.c_int * self.npages)(*([node] * self.npages))
+        status = (ctypes.c_int * self.npages)()
+        ret = _syscall(SYS_move_pages, ctypes.c_int(0), ctypes.c_ulong(self.npages),
+                       self._pages, dest, status, ctypes.c_int(flags))
+        return ret, list(status)
+
     def mbind(self, mode, nodes=(), flags=0, addr=None, length=None):
         """mbind() over the buffer (or ADDR/LENGTH): 0 or -errno."""
         return _syscall(SYS_mbind, ctypes.c_ulong(self.addr if addr is None else addr),
