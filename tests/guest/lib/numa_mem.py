@@ -262,10 +262,7 @@ class Buffer:
 
     def move_to(self, node):
         """move_pages() every page to NODE; returns how many failed."""
-        dest = (ctypes.c_int * self.npages)(*([node] * self.npages))
-        status = (ctypes.c_int * self.npages)()
-        ret = _syscall(SYS_move_pages, ctypes.c_int(0), ctypes.c_ulong(self.npages),
-                       self._pages, dest, status, ctypes.c_int(MPOL_MF_MOVE))
+        ret, _ = self.move_status(node)
         if ret < 0:
             raise OSError(-ret, "move_pages")
         return ret
