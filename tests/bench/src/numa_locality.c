@@ -60,7 +60,8 @@ static struct {
 	int procs, threads, mb, seconds, interval_ms;
 	int start_node;		// -1: first touch
 	int bind_rr;
-} opt = { 0, 2, 2, 128, 30, 1000, -1, 0 };
+	int own;		// numa02: each thread first touches its slice
+} opt = { 0, 2, 2, 128, 30, 1000, -1, 0, 0 };
 
 // The topology: the node of every CPU, the nodes present and those with CPUs.
 static int cpu_node[MAX_CPUS];
@@ -119,6 +120,8 @@ static void usage(void)
 	       "                          then drop the policy so that balancing may move it\n"
 	       "  -b, --bind-roundrobin   bind each process (numa01) or each thread and its\n"
 	       "                          slice (numa02) to node i %% nodes, CPUs and memory\n"
+	       "  -o, --own-memory        numa02: each thread first touches its own slice\n"
+	       "                          where it runs (default: the main thread touches all)\n"
 	       "  -h, --help              this text\n"
 	       "\n"
 	       "Prints t_ms,proc,thread,cpu,node,local_fraction lines, then a #summary line.\n",
@@ -136,13 +139,14 @@ static void parse_options(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "start-node", required_argument, NULL, 'n' },
 		{ "bind-roundrobin", no_argument, NULL, 'b' },
+		{ "own-memory", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:p:t:m:s:i:n:bh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":w:p:t:m:s:i:n:boh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			if (!strcmp(optarg, "numa01"))
@@ -159,6 +163,7 @@ static void parse_options(int argc, char **argv)
 		case 'i': opt.interval_ms = parse_int("--interval", optarg, 10, 3600000); break;
 		case 'n': opt.start_node = parse_int("--start-node", optarg, 0, MAX_NODES - 1); break;
 		case 'b': opt.bind_rr = 1; break;
+		case 'o': opt.own = 1; break;
 		case 'h': usage(); exit(0);
 		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -171,6 +176,10 @@ static void parse_options(int argc, char **argv)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (opt.start_node >= 0 && opt.bind_rr)
 		usage_error("--start-node and --bind-roundrobin exclude each other");
+	if (opt.own && !opt.numa02)
+		usage_error("--own-memory: only numa02 has a slice per thread");
+	if (opt.own && opt.start_node >= 0)
+		usage_error("--own-memory and --start-node exclude each other");
 	if (opt.numa02 && ((size_t)opt.mb << 20) / opt.threads < (size_t)CHUNK)
 		usage_error("--mb %d: each of the %d threads needs a slice of at least %d KB",
 			    opt.mb, opt.threads, CHUNK >> 10);
@@ -288,6 +297,8 @@ static void *work(void *arg)
 
 	if (w->bind_node >= 0)
 		bind_to_node(w->bind_node, "thread");
+	if (opt.own)
+		memset(w->region->base, 1, len);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		uint64_t *p = (uint64_t *)(w->region->base + off);
 
@@ -368,8 +379,10 @@ static void run_process(int p)
 				die("mbind(MPOL_BIND, node %d) of slice %d: %s", node, t, strerror(errno));
 		}
 	}
-	// First touch by the process's main thread, as numa01/numa02 do.
-	memset(base, 1, len);
+	// First touch by the process's main thread, as numa01/numa02 do,
+	// unless each thread is to touch its own slice first (--own-memory).
+	if (!opt.own)
+		memset(base, 1, len);
 	if (opt.start_node >= 0 && mbind_node(base, len, MPOL_DEFAULT, -1))
 		die("mbind(MPOL_DEFAULT): %s", strerror(errno));
 
