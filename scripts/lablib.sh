@@ -34,13 +34,13 @@ lab_is_uint() {
 
 # lab_default_distances NODES DISTANCE: the full matrix, row by row.
 lab_default_distances() {
-	local n=$1 d=$2 i j out=()
+	local n=$1 d=$2 i j row=()
 	for ((i = 0; i < n; i++)); do
 		for ((j = 0; j < n; j++)); do
-			if ((i == j)); then out+=(10); else out+=("$d"); fi
+			if ((i == j)); then row+=(10); else row+=("$d"); fi
 		done
 	done
-	echo "${out[*]}"
+	echo "${row[*]}"
 }
 
 # lab_validate NODES CPUS_PER_NODE MEM_MB CPULESS DISTANCES
@@ -117,4 +117,19 @@ LAB_SPLAT_RE='(^|\] )(WARNING|BUG|INFO): |kernel BUG at|Oops: |general protectio
 # lab_find_splats FILE: print the lines of a kernel log that are reports.
 lab_find_splats() {
 	grep -aE -- "$LAB_SPLAT_RE" "$1" || true
+}
+
+# lab_extract_blocks FILE DIR: the files a guest test printed between
+# "==BEGIN name==" and "==END name==" lines in FILE (its output), written to
+# DIR/name.  Only plain names ([A-Za-z0-9._-], no slash) are accepted; an
+# unterminated block is kept as far as it got.  Prints the names written.
+lab_extract_blocks() {
+	awk -v dir="$2" '
+		/^==BEGIN [A-Za-z0-9._-]+==$/ {
+			name = substr($0, 9, length($0) - 10)
+			if (name == "." || name == "..") { file = ""; next }
+			file = dir "/" name; printf "" > file; print name; next
+		}
+		/^==END [A-Za-z0-9._-]+==$/ { if (file != "") close(file); file = ""; next }
+		file != "" { print > file }' "$1"
 }

@@ -12,7 +12,8 @@ BUILD_DIR=${BUILD_DIR:-$NUMACORE_ROOT/build}
 RESULTS_DIR=${RESULTS_DIR:-$NUMACORE_ROOT/results}
 LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 LINUX_SOURCE_PKG=${LINUX_SOURCE_PKG:-linux-source-6.1}
-# The flavours we know how to configure; see config-fragments/README.
+# The flavours we know how to configure: config-fragments/FLAVOUR.config
+# (with numacore.config) over the base each one names in kbuild.
 NUMACORE_FLAVOURS="vm distro mainline debug"
 
 PROG=${PROG:-$(basename "$0")}

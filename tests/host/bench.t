@@ -23,7 +23,7 @@ cases=(
 	"--host --timeout 600|--timeout is a lab option"
 	"--bogus|unknown option '--bogus'"
 )
-plan $((${#cases[@]} + 12))
+plan $((${#cases[@]} + 14))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -67,6 +67,24 @@ check "bench-report without runs.csv fails, naming it" "exit $rc: $out" \
 	eval '[ "$rc" -eq 1 ] && grep -q "runs.csv not found" <<<"$out"'
 out=$("$root/scripts/bench-report" --combine "$tmp/run" 2>&1) && rc=0 || rc=$?
 check "--combine without a name is a usage error" "exit $rc: $out" [ "$rc" -eq 2 ]
+
+# The raw files a lab run of 20-placement printed between ==BEGIN== and
+# ==END== lines (lab_extract_blocks, scripts/lablib.sh).
+. "$root/scripts/lablib.sh"
+mkdir -p "$tmp/blocks"
+printf '%s\n' "# noise" "==BEGIN runs.csv==" "policy,workload" "off,numa01" "==END runs.csv==" \
+	"between" "==BEGIN machine.json==" '{"nodes": 2}' "==END machine.json==" \
+	"==BEGIN ../evil==" "x" "==END ../evil==" "==BEGIN ..==" "y" "==END ..==" \
+	"==BEGIN cut.csv==" "a,b" > "$tmp/placement.out"
+names=$(lab_extract_blocks "$tmp/placement.out" "$tmp/blocks" | paste -sd' ')
+check "blocks extracted by name: runs.csv, machine.json and an unterminated cut.csv" "got: $names" \
+	eval '[ "$names" = "runs.csv machine.json cut.csv" ] &&
+	      [ "$(cat "$tmp/blocks/runs.csv")" = "$(printf "policy,workload\noff,numa01")" ] &&
+	      [ "$(cat "$tmp/blocks/machine.json")" = "{\"nodes\": 2}" ] &&
+	      [ "$(cat "$tmp/blocks/cut.csv")" = "a,b" ]'
+check "no text outside the blocks, nothing written outside the directory" "$(ls -a "$tmp" "$tmp/blocks")" \
+	eval '! grep -rq "noise\|between" "$tmp/blocks" && [ ! -e "$tmp/evil" ] &&
+	      [ "$(ls "$tmp/blocks" | wc -l)" -eq 3 ]'
 
 # build_like
 if gcc -O2 -Wall -Wextra -Werror -static -o "$tmp/build_like" "$root/tests/bench/src/build_like.c" 2>"$tmp/cc.err"; then

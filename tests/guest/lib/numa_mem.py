@@ -137,6 +137,58 @@ def sysctl(name, value=None):
     return str(value)
 
 
+PERIOD_MIN, PERIOD_MAX = "sched_numa_scan_period_min_ms", "sched_numa_scan_period_max_ms"
+
+
+def set_sysctls(values):
+    """Write VALUES ({name: value}) to kernel.NAME in an order the kernel
+    accepts: the scan period's bounds stay min <= max at every step, so the
+    pair can move anywhere (down past the old minimum, up past the old
+    maximum).  A refused write raises OSError naming the knob."""
+    names = list(values)
+    if PERIOD_MIN in values and PERIOD_MAX in values:
+        names = [n for n in names if n not in (PERIOD_MIN, PERIOD_MAX)]
+        if int(values[PERIOD_MIN]) <= int(sysctl(PERIOD_MAX)):
+            pair = [PERIOD_MIN, PERIOD_MAX]
+        else:
+            pair = [PERIOD_MAX, PERIOD_MIN]
+        names = pair + names
+    for n in names:
+        try:
+            sysctl(n, values[n])
+        except OSError as e:
+            raise OSError(e.errno, f"kernel.{n} = {values[n]} refused: {e.strerror}") from e
+
+
+class Sysctls:
+    """with Sysctls({name: value, ...}, keep=(name, ...)): those knobs set
+    (set_sysctls()), and they and the KEEP ones (which the block may change
+    at will) restored on the way out, whatever happens in between.  A knob
+    the kernel lacks raises OSError at once, before anything was written."""
+
+    def __init__(self, values=None, keep=()):
+        self.values = dict(values or {})
+        self.saved = {n: sysctl(n) for n in list(self.values) + list(keep)}
+
+    def __enter__(self):
+        try:
+            set_sysctls(self.values)
+        except BaseException:
+            set_sysctls(self.saved)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        set_sysctls(self.saved)
+        return False
+
+
+def use_policy(policy):
+    """NUMA balancing on, under sched_numa_policy POLICY (0 mainline, 1
+    numa/core)."""
+    set_sysctls({"numa_balancing": 1, "sched_numa_policy": policy})
+
+
 def features(*names):
     """Set scheduler features (NAME or NO_NAME), debugfs mounted if need be."""
     if not os.path.ismount("/sys/kernel/debug"):

@@ -40,27 +40,16 @@ def _rw(path, value=None):
 def fast_scanning():
     """numa/core on, scanning often; every knob restored on the way out."""
     nm.features("NUMA")        # mounts debugfs for the mainline knobs too
-    saved = {k: nm.sysctl(k) for k in FAST}
     saved_ml = {k: _rw(MAINLINE_DIR + k) for k in MAINLINE_FAST
                 if os.path.exists(MAINLINE_DIR + k)}
-    try:
-        # max before min: the pair must stay ordered at every step
-        for k in ("sched_numa_scan_period_max_ms", "sched_numa_scan_period_min_ms",
-                  "sched_numa_scan_delay_ms", "numa_balancing", "sched_numa_policy"):
-            nm.sysctl(k, FAST[k])
-        for k in saved_ml:
-            _rw(MAINLINE_DIR + k, MAINLINE_FAST[k])
-        yield
-    finally:
-        # widen first (max up), then set min, then max: valid at each step
-        nm.sysctl("sched_numa_scan_period_max_ms", max(int(saved["sched_numa_scan_period_max_ms"]),
-                                                       FAST["sched_numa_scan_period_min_ms"]))
-        nm.sysctl("sched_numa_scan_period_min_ms", saved["sched_numa_scan_period_min_ms"])
-        for k in ("sched_numa_scan_period_max_ms", "sched_numa_scan_delay_ms",
-                  "numa_balancing", "sched_numa_policy"):
-            nm.sysctl(k, saved[k])
-        for k, v in saved_ml.items():
-            _rw(MAINLINE_DIR + k, v)
+    with nm.Sysctls(FAST):
+        try:
+            for k in saved_ml:
+                _rw(MAINLINE_DIR + k, MAINLINE_FAST[k])
+            yield
+        finally:
+            for k, v in saved_ml.items():
+                _rw(MAINLINE_DIR + k, v)
 
 
 def until(deadline_s):

@@ -33,3 +33,35 @@ between() {
 done_testing() {
 	[ "$_tap_fail" -eq 0 ]
 }
+
+# set_knobs NAME=VALUE...: write kernel.NAME sysctls in an order the kernel
+# accepts (the scan period's min and max stay ordered at every step); stops
+# at the first refused write, says which, and returns 1.
+set_knobs() {
+	local kv sys=/proc/sys/kernel min='' max='' order=()
+	for kv in "$@"; do
+		case ${kv%%=*} in
+		sched_numa_scan_period_min_ms) min=${kv#*=} ;;
+		sched_numa_scan_period_max_ms) max=${kv#*=} ;;
+		*) order+=("$kv") ;;
+		esac
+	done
+	if [ -n "$min" ] && [ -n "$max" ] && [ "$min" -gt "$(cat $sys/sched_numa_scan_period_max_ms)" ]; then
+		order=("sched_numa_scan_period_max_ms=$max" "sched_numa_scan_period_min_ms=$min" "${order[@]}")
+	else
+		if [ -n "$max" ]; then order=("sched_numa_scan_period_max_ms=$max" "${order[@]}"); fi
+		if [ -n "$min" ]; then order=("sched_numa_scan_period_min_ms=$min" "${order[@]}"); fi
+	fi
+	for kv in "${order[@]}"; do
+		if ! echo "${kv#*=}" 2>/dev/null > "$sys/${kv%%=*}"; then
+			echo "# kernel.${kv%%=*} = ${kv#*=} refused" >&2
+			return 1
+		fi
+	done
+}
+
+# save_knobs NAME...: print NAME=VALUE for each, for set_knobs to restore.
+save_knobs() {
+	local k
+	for k in "$@"; do echo "$k=$(cat "/proc/sys/kernel/$k")"; done
+}
