@@ -32,12 +32,13 @@ cases=(
 	"--env STRESS_SECONDS|expected NAME=VALUE"
 	"--env LAB_NODES=9|LAB_ variables are the lab's own"
 	"--env|--env needs a value"
+	"--run-file|--run-file needs a value"
 )
 good=("" "--nodes 4 --cpus-per-node 1 --mem-per-node 1G" "--nodes 3 --cpuless-nodes 1"
       "--distances '10 31 31 10'" "--accel tcg --timeout 600 --append 'numa_balancing=disable'"
       "--env STRESS_SECONDS=5 --env 'NOTE=two words'")
 opts=(--nodes --cpus-per-node --mem-per-node --cpuless-nodes --distance --distances
-      --append --accel --timeout --env --help)
+      --append --accel --timeout --env --run-file --help)
 
 plan $((${#cases[@]} + ${#good[@]} + 1 + ${#opts[@]}))
 for c in "${cases[@]}"; do

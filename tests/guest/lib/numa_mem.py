@@ -11,6 +11,7 @@ import json
 import mmap
 import os
 import struct
+import subprocess
 import sys
 import time
 
@@ -189,10 +190,16 @@ def use_policy(policy):
     set_sysctls({"numa_balancing": 1, "sched_numa_policy": policy})
 
 
+def debugfs_mounted():
+    """debugfs at /sys/kernel/debug, mounted if need be."""
+    if not os.path.ismount("/sys/kernel/debug"):
+        subprocess.run(["mount", "-t", "debugfs", "none", "/sys/kernel/debug"],
+                       stderr=subprocess.DEVNULL, check=False)
+
+
 def features(*names):
     """Set scheduler features (NAME or NO_NAME), debugfs mounted if need be."""
-    if not os.path.ismount("/sys/kernel/debug"):
-        os.system("mount -t debugfs none /sys/kernel/debug")
+    debugfs_mounted()
     for name in names:
         with open(FEATURES, "w") as f:
             f.write(name)

@@ -12,10 +12,11 @@ import numa_mem as nm
 
 DEFAULT_SECONDS = 20
 
-# Scanning as often as the knobs allow a busy task to be sampled: first
-# pass at once, a pass every 100-400 ms (mainline's knobs likewise).
-FAST = {"sched_numa_policy": 1, "numa_balancing": 1, "sched_numa_scan_delay_ms": 0,
-        "sched_numa_scan_period_min_ms": 100, "sched_numa_scan_period_max_ms": 400}
+# Scanning as often as the knobs allow a busy task to be sampled
+# (fast-scanning.conf, shared with the bash tests; mainline's knobs likewise).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fast-scanning.conf")) as _f:
+    FAST = dict(line.strip().split("=", 1) for line in _f
+                if line.strip() and not line.startswith("#"))
 MAINLINE_DIR = "/sys/kernel/debug/sched/numa_balancing/"
 MAINLINE_FAST = {"scan_delay_ms": 0, "scan_period_min_ms": 100, "scan_period_max_ms": 400}
 

@@ -65,3 +65,9 @@ save_knobs() {
 	local k
 	for k in "$@"; do echo "$k=$(cat "/proc/sys/kernel/$k")"; done
 }
+
+# debugfs_mounted: debugfs at /sys/kernel/debug (the scheduler features
+# and mainline's NUMA balancing knobs live there), mounted if need be.
+debugfs_mounted() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+}
