@@ -23,7 +23,7 @@ cases=(
 	"--host --timeout 600|--timeout is a lab option"
 	"--bogus|unknown option '--bogus'"
 )
-plan $((${#cases[@]} + 14))
+plan $((${#cases[@]} + 15))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -62,6 +62,14 @@ check "the combined report has both topologies, the summary tables, links into e
 	      grep -q "^## Cost: mainline against numacore" "$all" &&
 	      grep -q "| 4n1c | numa01 |" "$all" && grep -q "^### Machine" "$all" &&
 	      { ! command -v gnuplot >/dev/null || grep -q "](4n1c/cost.png)" "$all"; }'
+# A numacore/FEATURE variant: its name has a slash, its plot files must not.
+mkdir -p "$tmp/variant/raw"
+cp "$here"/data/bench-raw/* "$tmp/variant/raw/"
+sed -i 's|^numacore,|numacore/NO_NUMA_SKIP_SETTLED,|' "$tmp/variant/raw/runs.csv" "$tmp/variant/raw/locality.csv"
+out=$("$root/scripts/bench-report" "$tmp/variant/raw" 2>&1) && rc=0 || rc=$?
+check "bench-report with a numacore/FEATURE policy exits 0 and names it in the report" "exit $rc: $out" \
+	eval '[ "$rc" -eq 0 ] && grep -q "numacore/NO_NUMA_SKIP_SETTLED" "$tmp/variant/report.md" &&
+	      { ! command -v gnuplot >/dev/null || [ -s "$tmp/variant/locality-numa01.png" ]; }'
 out=$("$root/scripts/bench-report" "$tmp/nothing" 2>&1) && rc=0 || rc=$?
 check "bench-report without runs.csv fails, naming it" "exit $rc: $out" \
 	eval '[ "$rc" -eq 1 ] && grep -q "runs.csv not found" <<<"$out"'
