@@ -76,7 +76,7 @@ check-configs:
 
 # The stress tests (tests/stress/), each STRESS_SECONDS long, numa/core on
 # with frequent scanning: on 2 nodes x 2 CPUs, then on 3 nodes of which one
-# has memory and no CPUs.  make check runs them for 20 s each.
+# has memory and no CPUs.  make check runs them for 10 s each, in its 3-node boot.
 STRESS_SECONDS ?= 120
 STRESS_TIMEOUT = $$(( 6 * $(STRESS_SECONDS) + 1200 ))
 stress:
