@@ -205,6 +205,14 @@ def features(*names):
             f.write(name)
 
 
+def features_shown():
+    """The scheduler features as debugfs lists them (NAME on, NO_NAME off),
+    debugfs mounted if need be."""
+    debugfs_mounted()
+    with open(FEATURES) as f:
+        return f.read().split()
+
+
 def vmstat(*keys):
     out = {}
     with open("/proc/vmstat") as f:
