@@ -15,13 +15,22 @@
 #     KSFT_SKIP), anything else fail;
 #   - with TAP, an exit code other than 0 or 4 is a failure even when every
 #     point passed; 124 and 137 (timeout(1)) are a timeout after LIMIT s.
+#
+# Callers may run under "set -euo pipefail" (scripts/check does): grep -c
+# exits 1 when it counts nothing, so every count goes through tap_count.
+tap_count() {
+	local n
+	n=$(grep -c "$@" 2>/dev/null) || :
+	echo "${n:-0}"
+}
+
 tap_verdict() {
 	local file=$1 rc=$2 limit=${3:-?} ok plan ran
-	ok=$(grep -cE '^ok [0-9]+' "$file" 2>/dev/null)
-	TAP_SKIPPED=$(grep -ciE '^ok [0-9]+.*# *SKIP' "$file" 2>/dev/null)
-	TAP_FAILED=$(grep -cE '^not ok [0-9]+' "$file" 2>/dev/null)
+	ok=$(tap_count -E '^ok [0-9]+' "$file")
+	TAP_SKIPPED=$(tap_count -iE '^ok [0-9]+.*# *SKIP' "$file")
+	TAP_FAILED=$(tap_count -E '^not ok [0-9]+' "$file")
 	TAP_PASSED=$((ok - TAP_SKIPPED))
-	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$file" 2>/dev/null | head -1)
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$file" 2>/dev/null | head -1) || :
 	ran=$((ok + TAP_FAILED))
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		TAP_FAILED=$((TAP_FAILED + 1))
