@@ -38,7 +38,7 @@ image:
 # (make lab LAB_ARGS="--nodes 4").
 lab:
 	scripts/deps lab
-	scripts/lab-run $(LAB_ARGS)
+	lab/lab-run $(LAB_ARGS)
 
 check-host:
 	scripts/deps check
@@ -55,7 +55,7 @@ check-sched-numa-off:
 	scripts/deps lab
 	scripts/build-deb --flavour mainline
 	image/build --flavour mainline
-	scripts/lab-run --image build/image/mainline --no-guest-tests \
+	lab/lab-run --image build/image/mainline --no-guest-tests \
 		--append "sched_numa_policy=1" tests/mainline
 
 # Every prefix of the series builds, numa/core on and off, without new
@@ -81,9 +81,9 @@ STRESS_SECONDS ?= 120
 STRESS_TIMEOUT = $$(( 6 * $(STRESS_SECONDS) + 1200 ))
 stress:
 	scripts/deps lab
-	scripts/lab-run --image build/image/$(FLAVOUR) --no-guest-tests \
+	lab/lab-run --image build/image/$(FLAVOUR) --no-guest-tests \
 		--timeout $(STRESS_TIMEOUT) --env STRESS_SECONDS=$(STRESS_SECONDS) tests/stress
-	scripts/lab-run --image build/image/$(FLAVOUR) --no-guest-tests \
+	lab/lab-run --image build/image/$(FLAVOUR) --no-guest-tests \
 		--nodes 3 --cpus-per-node 2 --mem-per-node 1G --cpuless-nodes 1 --distance 31 \
 		--timeout $(STRESS_TIMEOUT) --env STRESS_SECONDS=$(STRESS_SECONDS) tests/stress
 
@@ -96,7 +96,7 @@ check-debug:
 	scripts/deps lab
 	scripts/build-deb --flavour debug
 	image/build --flavour debug
-	scripts/lab-run --image build/image/debug --timeout $$(( 4 * $(STRESS_TIMEOUT) + 3600 )) \
+	lab/lab-run --image build/image/debug --timeout $$(( 4 * $(STRESS_TIMEOUT) + 3600 )) \
 		--test-timeout 3600 --env STRESS_SECONDS=$(STRESS_SECONDS) tests/stress
 
 # The policies side by side in one boot (off, mainline, numacore, bind),

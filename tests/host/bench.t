@@ -8,7 +8,7 @@
 #  - bin/build_like builds, runs a small build and refuses bad options.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../guest/lib/tap.sh"
+. "$here/../lib/tap.sh"
 root=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -77,8 +77,8 @@ out=$("$root/scripts/bench-report" --combine "$tmp/run" 2>&1) && rc=0 || rc=$?
 check "--combine without a name is a usage error" "exit $rc: $out" [ "$rc" -eq 2 ]
 
 # The raw files a lab run of 20-placement printed between ==BEGIN== and
-# ==END== lines (lab_extract_blocks, scripts/lablib.sh).
-. "$root/scripts/lablib.sh"
+# ==END== lines (lab_extract_blocks, lab/lablib.sh).
+. "$root/lab/lablib.sh"
 mkdir -p "$tmp/blocks"
 printf '%s\n' "# noise" "==BEGIN runs.csv==" "policy,workload" "off,numa01" "==END runs.csv==" \
 	"between" "==BEGIN machine.json==" '{"nodes": 2}' "==END machine.json==" \

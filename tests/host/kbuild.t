@@ -5,7 +5,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-. "$here/../guest/lib/tap.sh"
+. "$here/../lib/tap.sh"
 # shellcheck source=../../scripts/lib.sh
 . "$root/scripts/lib.sh"
 kbuild=$root/scripts/kbuild

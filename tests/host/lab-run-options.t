@@ -1,10 +1,10 @@
 #!/bin/bash
-# scripts/lab-run refuses bad options before it boots anything, naming what
+# lab/lab-run refuses bad options before it boots anything, naming what
 # is wrong; good options get as far as looking for an image.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../guest/lib/tap.sh"
-lab=$here/../../scripts/lab-run
+. "$here/../lib/tap.sh"
+lab=$here/../../lab/lab-run
 empty=$(mktemp -d)
 trap 'rm -rf "$empty"' EXIT
 export BUILD_DIR=$empty RESULTS_DIR=$empty/results
@@ -40,7 +40,7 @@ good=("" "--nodes 4 --cpus-per-node 1 --mem-per-node 1G" "--nodes 3 --cpuless-no
 opts=(--nodes --cpus-per-node --mem-per-node --cpuless-nodes --distance --distances
       --append --accel --timeout --env --run-file --help)
 
-plan $((${#cases[@]} + ${#good[@]} + 1 + ${#opts[@]}))
+plan $((${#cases[@]} + ${#good[@]} + 1 + ${#opts[@]} + 2))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$lab\" $args" 2>&1) && rc=0 || rc=$?
@@ -60,4 +60,12 @@ check "--help exits 0" "exit $rc" [ "$rc" -eq 0 ]
 for o in "${opts[@]}"; do
 	check "--help documents $o" "missing" grep -qF -- "$o" <<<"$help"
 done
+# scripts/lab-run, the old name, is the same command.
+old=$here/../../scripts/lab-run
+out=$("$old" --nodes 0 2>&1) && rc=0 || rc=$?
+check "scripts/lab-run refuses as lab/lab-run does" "exit $rc, said: $out" \
+	grep -qF -- "--nodes must be" <<<"$out"
+out=$("$old" 2>&1) && rc=0 || rc=$?
+check "scripts/lab-run accepts as lab/lab-run does (stops at: no lab image)" "exit $rc, said: $out" \
+	grep -qF "no lab image in $empty/image" <<<"$out"
 done_testing

@@ -1,10 +1,10 @@
 #!/bin/bash
-# The lab's topology logic without a boot: size parsing, refusals, and the
-# QEMU NUMA arguments for several topologies.
+# The lab's logic without a boot: size parsing, refusals, the QEMU NUMA
+# arguments for several topologies, and the verdict on a finished run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../guest/lib/tap.sh"
-. "$here/../../scripts/lablib.sh"
+. "$here/../lib/tap.sh"
+. "$here/../../lab/lablib.sh"
 
 # size parsing: input -> MiB, or "bad"
 size_cases=(2G:2048 512M:512 1536:1536 1GiB:1024 1g:1024 2048K:2 1T:1048576
@@ -31,7 +31,22 @@ refuse_cases=(
 # accepted topologies: nodes cpn mem cpuless distance
 topo_cases=("2 2 2048 0 21" "4 1 1024 0 21" "3 2 512 1 31" "4 2 1024 2 21" "1 4 2048 0 21" "8 16 256 0 40")
 
-plan $((${#size_cases[@]} + ${#refuse_cases[@]} + 5 * ${#topo_cases[@]} + 1))
+# lab_verdict: what a boot left behind -> passed failed skipped | a reason
+# that must be given (or "-": none).  Files: S=summary line, D=dmesg,
+# L=serial log; "none" leaves the file out.
+verdict_cases=(
+	"0|passed=5 failed=0 skipped=1 tests=3|clean|clean|6 0 1|-"
+	"0|passed=5 failed=2 skipped=0 tests=3|clean|clean|6 2 0|2 test points failed"
+	"124|none|none|booting|1 1 0|did not power off within 900 s"
+	"124|none|none|booting|1 1 0|never finished the test runner"
+	"1|passed=3 failed=0 skipped=0 tests=1|clean|clean|4 0 0|QEMU exited with status 1"
+	"0|garbage|clean|clean|1 1 0|summary is malformed"
+	"0|passed=5 failed=0 skipped=0 tests=2|WARNING: CPU: 1 PID: 7 at mm/x.c:1|clean|5 1 0|kernel log has reports"
+	"0|none|none|BUG: kernel NULL pointer dereference|0 2 0|kernel log has reports"
+	"0|none|none|none|0 2 0|no kernel log to check"
+)
+
+plan $((${#size_cases[@]} + ${#refuse_cases[@]} + 5 * ${#topo_cases[@]} + 1 + 2 * ${#verdict_cases[@]} + 1))
 
 for c in "${size_cases[@]}"; do
 	in=${c%:*} want=${c##*:}
@@ -80,4 +95,33 @@ done
 
 mat=$(lab_default_distances 3 21)
 check "default 3-node matrix" "got '$mat'" [ "$mat" = "10 21 21 21 10 21 21 21 10" ]
+
+# The verdict runs under set -euo pipefail as lab-run does, in a process of
+# its own, and must not die on anything a boot leaves behind.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for c in "${verdict_cases[@]}"; do
+	IFS='|' read -r qrc sum dm sl want reason <<<"$c"
+	rm -rf "$tmp/run"
+	mkdir -p "$tmp/run/share/out"
+	[ "$sum" = none ] || echo "$sum" > "$tmp/run/share/out/summary"
+	[ "$dm" = none ] || echo "[    1.0] $dm" > "$tmp/run/share/out/dmesg"
+	[ "$sl" = none ] || echo "[    0.5] $sl" > "$tmp/run/serial.log"
+	got=$(bash -euo pipefail -c '. "$1"; lab_verdict "$2" "$2/share" "$3" 900
+		echo "$LAB_PASSED $LAB_FAILED $LAB_SKIPPED"; echo "$LAB_WHY"' \
+		lab_verdict "$here/../../lab/lablib.sh" "$tmp/run" "$qrc" 2>&1) || got="died: $got"
+	name="exit $qrc, summary '$sum', dmesg '$dm', console '$sl'"
+	check "$name: $want" "got: $(head -1 <<<"$got")" [ "$(head -1 <<<"$got")" = "$want" ]
+	if [ "$reason" = - ]; then
+		check "$name: no reason to fail" "got: $(tail -n +2 <<<"$got")" [ -z "$(tail -n +2 <<<"$got")" ]
+	else
+		check "$name: says '$reason'" "got: $(tail -n +2 <<<"$got")" grep -qF -- "$reason" <<<"$got"
+	fi
+done
+rm -rf "$tmp/run"
+mkdir -p "$tmp/run/share/out"
+printf '[ 1.0] ok\n[ 2.0] BUG: kernel NULL pointer dereference\n' > "$tmp/run/share/out/dmesg"
+(lab_verdict "$tmp/run" "$tmp/run/share" 0 900)
+check "the reports are kept in RUN/splats, and only they" "got: $(cat "$tmp/run/splats" 2>&1)" \
+	[ "$(cat "$tmp/run/splats" 2>/dev/null)" = "[ 2.0] BUG: kernel NULL pointer dereference" ]
 done_testing

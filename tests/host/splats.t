@@ -4,8 +4,8 @@
 # in it) is not.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../guest/lib/tap.sh"
-. "$here/../../scripts/lablib.sh"
+. "$here/../lib/tap.sh"
+. "$here/../../lab/lablib.sh"
 
 logs=("$here"/data/dmesg-*)
 plan ${#logs[@]}

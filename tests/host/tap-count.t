@@ -1,11 +1,11 @@
 #!/bin/bash
-# tap_verdict (tests/runner/tap-count.sh), the verdict rules that guest-run
+# tap_verdict (lab/tap-count.sh), the verdict rules that guest-run
 # and scripts/check share: each case is a test's output and exit code, and
 # the passed/failed/skipped counts and verdict it must get.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../guest/lib/tap.sh"
-. "$here/../runner/tap-count.sh"
+. "$here/../lib/tap.sh"
+. "$here/../../lab/tap-count.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -37,7 +37,7 @@ verdict_of() {
 	# A process of its own: inside "$(...) || ..." bash ignores set -e.
 	bash -euo pipefail -c '. "$1"; tap_verdict "$2" "$3" 600
 		echo "$TAP_PASSED $TAP_FAILED $TAP_SKIPPED|$TAP_VERDICT"' \
-		verdict_of "$here/../runner/tap-count.sh" "$1" "$2"
+		verdict_of "$here/../../lab/tap-count.sh" "$1" "$2"
 }
 # verdict_is WANT-COUNTS WANT-VERDICT-PREFIX: the last verdict_of's result
 verdict_is() {

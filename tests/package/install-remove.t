@@ -7,7 +7,7 @@
 # Usage: tests/package/install-remove.t BASE.tar LINUX-IMAGE.deb   (as root)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../guest/lib/tap.sh"
+. "$here/../lib/tap.sh"
 # shellcheck source=../../scripts/lib.sh
 . "$here/../../scripts/lib.sh"
 base=${1:?usage: install-remove.t BASE.tar LINUX-IMAGE.deb}

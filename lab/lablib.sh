@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The lab's own logic, kept free of side effects so that tests/host can check
 # it without booting anything: sizes, topology validation, the QEMU NUMA
-# arguments, and splat detection in kernel logs.  Sourced by scripts/lab-run.
+# arguments, splat detection in kernel logs and the verdict on a run.
+# Sourced by lab/lab-run and scripts/bench.
 
 # QEMU's pc machine takes at most this many vCPUs and MAX_NODES nodes.
 LAB_MAX_CPUS=255
@@ -132,4 +133,59 @@ lab_extract_blocks() {
 		}
 		/^==END [A-Za-z0-9._-]+==$/ { if (file != "") close(file); file = ""; next }
 		file != "" { print > file }' "$1"
+}
+
+# shellcheck disable=SC2034 # the LAB_* results are for the caller
+# lab_verdict RUN SHARE QEMU_RC TIMEOUT: the verdict on a finished boot,
+# from QEMU's exit code, what the guest runner left in SHARE/out (summary,
+# results.tap, dmesg) and the kernel log.  Copies those into RUN, writes
+# RUN/splats when the kernel log has reports, and sets LAB_PASSED,
+# LAB_FAILED, LAB_SKIPPED (the guest's counts plus one point for the
+# kernel log) and LAB_WHY (one reason a line; empty when the run passed).
+# It never fails itself: a missing or malformed file is a failed point.
+lab_verdict() {
+	local run=$1 share=$2 qrc=$3 timeout=$4 klog splats line
+	LAB_PASSED=0 LAB_FAILED=0 LAB_SKIPPED=0 LAB_WHY=
+	lab_why_() { LAB_WHY+="$*"$'\n'; }
+	cp "$share/out/dmesg" "$run/dmesg" 2>/dev/null || :
+	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+		lab_why_ "the guest did not power off within $timeout s"
+	elif [ "$qrc" -ne 0 ]; then
+		lab_why_ "QEMU exited with status $qrc (see $run/qemu.log)"
+	fi
+	if [ -f "$share/out/summary" ]; then
+		line=$(sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\) tests=[0-9]*$/\1 \2 \3/p' \
+			"$share/out/summary" | head -1) || :
+		if [ -n "$line" ]; then
+			read -r LAB_PASSED LAB_FAILED LAB_SKIPPED <<<"$line"
+		else
+			LAB_FAILED=1
+			lab_why_ "the guest's summary is malformed ($share/out/summary)"
+		fi
+		cp "$share/out/summary" "$run/" 2>/dev/null || :
+		cp "$share/out/results.tap" "$run/" 2>/dev/null || :
+	else
+		LAB_FAILED=1
+		lab_why_ "the guest never finished the test runner"
+	fi
+	# The kernel log: dmesg from the guest when it got that far, else the
+	# console.
+	klog=$run/dmesg
+	[ -s "$klog" ] || klog=$run/serial.log
+	splats=$(lab_find_splats "$klog" 2>/dev/null) || :
+	if [ -n "$splats" ]; then
+		LAB_FAILED=$((LAB_FAILED + 1))
+		lab_why_ "the kernel log has reports (see $run/splats)"
+		printf '%s\n' "$splats" > "$run/splats"
+	elif [ -s "$klog" ]; then
+		LAB_PASSED=$((LAB_PASSED + 1))
+	else
+		LAB_FAILED=$((LAB_FAILED + 1))
+		lab_why_ "no kernel log to check (neither dmesg nor a serial log)"
+	fi
+	if [ -z "$LAB_WHY" ] && [ "$LAB_FAILED" -gt 0 ]; then
+		lab_why_ "$LAB_FAILED test points failed"
+	fi
+	LAB_WHY=${LAB_WHY%$'\n'}
+	unset -f lab_why_
 }

@@ -1,7 +1,7 @@
 """Common ground of the stress tests (tests/stress/): how long to run, and
 numa/core in charge with frequent scanning, restored afterwards.
 
-STRESS_SECONDS (environment; scripts/lab-run --env) is each test's main
+STRESS_SECONDS (environment; lab/lab-run --env) is each test's main
 phase in seconds: short in make check, long in make stress.
 """
 import contextlib
