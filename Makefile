@@ -1,6 +1,6 @@
 # numacore: build → image → boot → test → report.
 #
-#   make deb [FLAVOUR=vm|distro|mainline]   kernel .debs (README command 1)
+#   make deb [FLAVOUR=vm|distro|...]      kernel .debs (README command 1)
 #   make check                            everything CI runs (README command 2)
 #
 # Every target is a thin call of a script in scripts/ or image/; run those
@@ -8,6 +8,8 @@
 
 FLAVOUR ?= vm
 export FLAVOUR
+# Every flavour of config-fragments/flavours (their trees go with make clean).
+FLAVOURS := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*alias/d' -e '/^[[:space:]]*$$/d' config-fragments/flavours | cut -d'|' -f1)
 
 .PHONY: all deb deps configure image lab check check-host check-sched-numa-off check-bisect check-configs \
 	stress check-debug bench clean distclean help
@@ -47,16 +49,16 @@ check-host:
 check:
 	scripts/check
 
-# CONFIG_SCHED_NUMA=n: the mainline flavour builds, boots, shows none of the
-# series' interfaces and balances as stock 6.1 (a second kernel build: not
-# part of make check).
+# CONFIG_SCHED_NUMA=n: the sched-numa-off flavour builds, boots, shows none
+# of the series' interfaces and balances as stock 6.1 (a second kernel
+# build: not part of make check).
 check-sched-numa-off:
 	scripts/deps build
 	scripts/deps lab
-	scripts/build-deb --flavour mainline
-	image/build --flavour mainline
-	lab/lab-run --image build/image/mainline --no-guest-tests \
-		--append "sched_numa_policy=1" tests/mainline
+	scripts/build-deb --flavour sched-numa-off
+	image/build --flavour sched-numa-off
+	lab/lab-run --image build/image/sched-numa-off --no-guest-tests \
+		--append "sched_numa_policy=1" tests/sched-numa-off
 
 # Every prefix of the series builds, numa/core on and off, without new
 # compiler warnings (not part of make check: two builds of the objects the
@@ -108,7 +110,7 @@ bench:
 	scripts/bench $(BENCH_ARGS)
 
 clean:
-	rm -rf build/vm build/distro build/mainline build/debug build/debs build/image \
+	rm -rf $(addprefix build/,$(strip $(FLAVOURS))) build/mainline build/debs build/image \
 		build/bisect build/configs build/edit
 
 distclean:

@@ -12,9 +12,8 @@ BUILD_DIR=${BUILD_DIR:-$NUMACORE_ROOT/build}
 RESULTS_DIR=${RESULTS_DIR:-$NUMACORE_ROOT/results}
 LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 LINUX_SOURCE_PKG=${LINUX_SOURCE_PKG:-linux-source-6.1}
-# The flavours we know how to configure: config-fragments/FLAVOUR.config
-# (with numacore.config) over the base each one names in kbuild.
-NUMACORE_FLAVOURS="vm distro mainline debug"
+# The flavours and what each is built from: config-fragments/flavours.
+NUMACORE_FLAVOUR_TABLE=${NUMACORE_FLAVOUR_TABLE:-$NUMACORE_ROOT/config-fragments/flavours}
 
 PROG=${PROG:-$(basename "$0")}
 
@@ -37,13 +36,60 @@ need_cmd() {
 		die "'$1' not found; install it with: apt-get install $2"
 }
 
-# check_flavour NAME: refuse flavours we do not know.
+# flavour_table: the table's flavour lines, fields trimmed and '|'-separated.
+flavour_table() {
+	[ -r "$NUMACORE_FLAVOUR_TABLE" ] ||
+		die "the flavour table $NUMACORE_FLAVOUR_TABLE is missing (a checkout without config-fragments/?)"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e '/^[[:space:]]*alias[[:space:]]/d' \
+		-e 's/[[:space:]]*|[[:space:]]*/|/g' -e 's/^[[:space:]]*//; s/[[:space:]]*$//' \
+		"$NUMACORE_FLAVOUR_TABLE"
+}
+
+# flavour_names: every flavour, in the table's order, on one line.
+flavour_names() {
+	flavour_table | cut -d'|' -f1 | tr '\n' ' ' | sed 's/ $//'
+}
+
+# flavour_field NAME FIELD: base, configs or fragments of a known flavour.
+flavour_field() {
+	local col
+	case $2 in base) col=2 ;; configs) col=3 ;; fragments) col=4 ;; *) return 1 ;; esac
+	flavour_table | awk -F'|' -v n="$1" -v c="$col" '$1 == n { print $c; found = 1 } END { exit !found }'
+}
+
+# flavour_resolve NAME: print the flavour NAME stands for (an alias gives
+# its new name, with a note), or refuse a name the table does not have.
+flavour_resolve() {
+	local new
+	new=$(sed -n "s/^[[:space:]]*alias[[:space:]][[:space:]]*$1[[:space:]][[:space:]]*\([^[:space:]]*\).*/\1/p" \
+		"$NUMACORE_FLAVOUR_TABLE" | head -1)
+	if [ -n "$new" ]; then
+		log "note: flavour '$1' is now called '$new'; building '$new'"
+		set -- "$new"
+	fi
+	flavour_field "$1" base >/dev/null 2>&1 ||
+		die "unknown flavour '$1'; choose one of: $(flavour_names) (e.g. make deb FLAVOUR=vm)"
+	echo "$1"
+}
+
+# flavour_option ARGS...: the one parser of --flavour NAME and
+# --flavour=NAME, for every script's option loop: sets FLAVOUR (resolved)
+# and FLAVOUR_SHIFT, the number of arguments it took.
+# shellcheck disable=SC2034 # FLAVOUR_SHIFT is for the caller
+flavour_option() {
+	case $1 in
+	--flavour=*) FLAVOUR=${1#*=} FLAVOUR_SHIFT=1 ;;
+	--flavour) [ $# -ge 2 ] || die "--flavour needs a value; choose one of: $(flavour_names)"
+		   FLAVOUR=$2 FLAVOUR_SHIFT=2 ;;
+	*) die "flavour_option: not a --flavour option: $1" ;;
+	esac
+	FLAVOUR=$(flavour_resolve "$FLAVOUR") || exit 1
+}
+
+# check_flavour: resolve FLAVOUR (the environment, an option or the default) after
+# the options are parsed, refusing an unknown one.
 check_flavour() {
-	local f
-	for f in $NUMACORE_FLAVOURS; do
-		[ "$f" = "$1" ] && return 0
-	done
-	die "unknown flavour '$1'; choose one of: $NUMACORE_FLAVOURS (e.g. make deb FLAVOUR=vm)"
+	FLAVOUR=$(flavour_resolve "${FLAVOUR:-vm}") || exit 1
 }
 
 # check_space DIR MIB: refuse to start a step that cannot finish.

@@ -12,13 +12,31 @@ kbuild=$root/scripts/kbuild
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-plan 19
+plan $((21 + 2 * $(flavour_names | wc -w)))
 
 out=$("$kbuild" --flavour bogus release 2>&1) && rc=0 || rc=$?
 check "unknown flavour refused, naming the choices" "exit $rc: $out" \
-	grep -q "unknown flavour 'bogus'; choose one of: vm distro mainline" <<<"$out"
+	grep -q "unknown flavour 'bogus'; choose one of: vm distro sched-numa-off debug" <<<"$out"
 out=$("$root/scripts/build-deb" --flavour bogus 2>&1) && rc=0 || rc=$?
 check "build-deb refuses it too" "exit $rc: $out" grep -q "unknown flavour 'bogus'" <<<"$out"
+# The flavour table (config-fragments/flavours): every flavour names a
+# known base and fragments that exist; the old name still works.
+for f in $(flavour_names); do
+	b=$(flavour_field "$f" base)
+	check "flavour $f: base '$b' is one kbuild makes" "unknown" \
+		grep -qxE 'x86_64_defconfig|debian-amd64' <<<"$b"
+	missing=
+	for fr in $(flavour_field "$f" fragments); do
+		[ -r "$root/config-fragments/$fr.config" ] || missing+=" $fr"
+	done
+	check "flavour $f: its fragments exist ($(flavour_field "$f" fragments))" "missing:$missing" [ -z "$missing" ]
+done
+out=$(FLAVOUR=mainline "$kbuild" tree 2>&1) && rc=0 || rc=$?
+check "the old flavour name 'mainline' builds sched-numa-off, with a note" "exit $rc: $out" \
+	grep -q "flavour 'mainline' is now called 'sched-numa-off'" <<<"$out"
+out=$("$kbuild" --flavour 2>&1) && rc=0 || rc=$?
+check "--flavour without a value names the choices" "exit $rc: $out" \
+	grep -q "\-\-flavour needs a value; choose one of: vm" <<<"$out"
 
 out=$(LINUX_TARBALL=$tmp/none.tar.xz "$kbuild" release 2>&1) && rc=0 || rc=$?
 check "missing tarball: names the package to install" "exit $rc: $out" \
@@ -52,7 +70,8 @@ check "fragment check: the last fragment wins, kept lines pass" "got: $lost" [ "
 
 # quilt at fuzz 0 in a fake root and tree
 fake=$tmp/root
-mkdir -p "$fake/patches" "$fake/debian" "$tmp/build/vm/linux-source-6.1"
+mkdir -p "$fake/patches" "$fake/debian" "$fake/config-fragments" "$tmp/build/vm/linux-source-6.1"
+cp "$root/config-fragments/flavours" "$fake/config-fragments/"
 cp "$root/debian/changelog" "$fake/debian/"
 printf 'one\ntwo\nthree\nfour\n' > "$tmp/build/vm/linux-source-6.1/file"
 cat > "$fake/patches/0001-good.patch" <<'P'
