@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The lab's own logic, kept free of side effects so that tests/host can check
 # it without booting anything: sizes, topology validation, the QEMU NUMA
-# arguments, splat detection in kernel logs and the verdict on a run.
+# arguments, kernel reports in kernel logs (WARN, BUG, oops, ...) and the verdict on a run.
 # Sourced by lab/lab-run and scripts/bench.
 
 # QEMU's pc machine takes at most this many vCPUs and MAX_NODES nodes.
@@ -113,11 +113,11 @@ lab_qemu_numa_args() {
 }
 
 # The reports that fail a run even when every test passed.
-LAB_SPLAT_RE='(^|\] )(WARNING|BUG|INFO): |kernel BUG at|Oops: |general protection fault|Kernel panic - not syncing|KASAN: |UBSAN: |blocked for more than [0-9]+ seconds|soft lockup - CPU|self-detected stall|detected stalls on CPUs|list_(add|del) corruption|Unable to handle kernel|-+\[ cut here \]-+'
+LAB_REPORT_RE='(^|\] )(WARNING|BUG|INFO): |kernel BUG at|Oops: |general protection fault|Kernel panic - not syncing|KASAN: |UBSAN: |blocked for more than [0-9]+ seconds|soft lockup - CPU|self-detected stall|detected stalls on CPUs|list_(add|del) corruption|Unable to handle kernel|-+\[ cut here \]-+'
 
-# lab_find_splats FILE: print the lines of a kernel log that are reports.
-lab_find_splats() {
-	grep -aE -- "$LAB_SPLAT_RE" "$1" || true
+# lab_kernel_reports FILE: print the lines of a kernel log that are reports.
+lab_kernel_reports() {
+	grep -aE -- "$LAB_REPORT_RE" "$1" || true
 }
 
 # lab_extract_blocks FILE DIR: the files a guest test printed between
@@ -139,12 +139,12 @@ lab_extract_blocks() {
 # lab_verdict RUN SHARE QEMU_RC TIMEOUT: the verdict on a finished boot,
 # from QEMU's exit code, what the guest runner left in SHARE/out (summary,
 # results.tap, dmesg) and the kernel log.  Copies those into RUN, writes
-# RUN/splats when the kernel log has reports, and sets LAB_PASSED,
+# RUN/kernel-reports when the kernel log has reports, and sets LAB_PASSED,
 # LAB_FAILED, LAB_SKIPPED (the guest's counts plus one point for the
 # kernel log) and LAB_WHY (one reason a line; empty when the run passed).
 # It never fails itself: a missing or malformed file is a failed point.
 lab_verdict() {
-	local run=$1 share=$2 qrc=$3 timeout=$4 klog splats line
+	local run=$1 share=$2 qrc=$3 timeout=$4 klog reports line
 	LAB_PASSED=0 LAB_FAILED=0 LAB_SKIPPED=0 LAB_WHY=
 	lab_why_() { LAB_WHY+="$*"$'\n'; }
 	cp "$share/out/dmesg" "$run/dmesg" 2>/dev/null || :
@@ -172,11 +172,11 @@ lab_verdict() {
 	# console.
 	klog=$run/dmesg
 	[ -s "$klog" ] || klog=$run/serial.log
-	splats=$(lab_find_splats "$klog" 2>/dev/null) || :
-	if [ -n "$splats" ]; then
+	reports=$(lab_kernel_reports "$klog" 2>/dev/null) || :
+	if [ -n "$reports" ]; then
 		LAB_FAILED=$((LAB_FAILED + 1))
-		lab_why_ "the kernel log has reports (see $run/splats)"
-		printf '%s\n' "$splats" > "$run/splats"
+		lab_why_ "the kernel log has reports (see $run/kernel-reports)"
+		printf '%s\n' "$reports" > "$run/kernel-reports"
 	elif [ -s "$klog" ]; then
 		LAB_PASSED=$((LAB_PASSED + 1))
 	else

@@ -122,6 +122,6 @@ rm -rf "$tmp/run"
 mkdir -p "$tmp/run/share/out"
 printf '[ 1.0] ok\n[ 2.0] BUG: kernel NULL pointer dereference\n' > "$tmp/run/share/out/dmesg"
 (lab_verdict "$tmp/run" "$tmp/run/share" 0 900)
-check "the reports are kept in RUN/splats, and only they" "got: $(cat "$tmp/run/splats" 2>&1)" \
-	[ "$(cat "$tmp/run/splats" 2>/dev/null)" = "[ 2.0] BUG: kernel NULL pointer dereference" ]
+check "the reports are kept in RUN/kernel-reports, and only they" "got: $(cat "$tmp/run/kernel-reports" 2>&1)" \
+	[ "$(cat "$tmp/run/kernel-reports" 2>/dev/null)" = "[ 2.0] BUG: kernel NULL pointer dereference" ]
 done_testing

@@ -71,3 +71,9 @@ save_knobs() {
 debugfs_mounted() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 }
+
+# progress MESSAGE: a line on the serial console, which lab-run shows as
+# the run goes (stdout when there is no console: on a host, or without root).
+progress() {
+	{ echo "numacore-lab: $*" > /dev/ttyS0; } 2>/dev/null || echo "numacore-lab: $*"
+}

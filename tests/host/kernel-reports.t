@@ -11,7 +11,7 @@ logs=("$here"/data/dmesg-*)
 plan ${#logs[@]}
 for f in "${logs[@]}"; do
 	name=$(basename "$f")
-	found=$(lab_find_splats "$f")
+	found=$(lab_kernel_reports "$f")
 	if [ "$name" = dmesg-clean ]; then
 		check "$name: no report found" "matched: $found" [ -z "$found" ]
 	else
