@@ -66,6 +66,23 @@ save_knobs() {
 	for k in "$@"; do echo "$k=$(cat "/proc/sys/kernel/$k")"; done
 }
 
+# vmstat NAME: the /proc/vmstat counter NAME (empty when this kernel has
+# none); as nm.vmstat.
+vmstat() {
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+
+# use_policy off|mainline|numacore: NUMA balancing off, or on under
+# sched_numa_policy 0 (mainline) or 1 (numa/core); as nm.use_policy.
+use_policy() {
+	case $1 in
+	off) set_knobs numa_balancing=0 ;;
+	mainline) set_knobs numa_balancing=1 sched_numa_policy=0 ;;
+	numacore) set_knobs numa_balancing=1 sched_numa_policy=1 ;;
+	*) echo "# use_policy: unknown policy '$1'" >&2; return 1 ;;
+	esac
+}
+
 # debugfs_mounted: debugfs at /sys/kernel/debug (the scheduler features
 # and mainline's NUMA balancing knobs live there), mounted if need be.
 debugfs_mounted() {
