@@ -86,6 +86,47 @@ flavour_option() {
 	FLAVOUR=$(flavour_resolve "$FLAVOUR") || exit 1
 }
 
+# flavour_base_files NAME TREE OUT: write NAME's base config to OUT (TREE's
+# x86_64_defconfig, or Debian's amd64 config) and print, on one line, OUT and
+# the tree's kernel/configs the table merges over it.
+flavour_base_files() {
+	local name=$1 tree=$2 outf=$3 base c
+	local -a out=("$outf")
+	base=$(flavour_field "$name" base) || die "unknown flavour '$name'"
+	case $base in
+	x86_64_defconfig)
+		kernel_make "$tree" -s x86_64_defconfig >/dev/null ||
+			die "make x86_64_defconfig failed in $tree"
+		cp "$tree/.config" "$outf"
+		;;
+	debian-amd64)
+		local dc=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+		[ -r "$dc" ] || die "$dc missing; install it with: apt-get install linux-config-6.1"
+		xzcat "$dc" > "$outf"
+		;;
+	*) die "flavour $name: unknown base '$base' in $NUMACORE_FLAVOUR_TABLE (x86_64_defconfig or debian-amd64)" ;;
+	esac
+	for c in $(flavour_field "$name" configs); do
+		[ -r "$tree/kernel/configs/$c.config" ] ||
+			die "flavour $name: the tree has no kernel/configs/$c.config (see $NUMACORE_FLAVOUR_TABLE)"
+		out+=("$tree/kernel/configs/$c.config")
+	done
+	echo "${out[*]}"
+}
+
+# flavour_fragment_files NAME: NAME's config-fragments, in merge order (a
+# later one wins), on one line.
+flavour_fragment_files() {
+	local f
+	local -a out=()
+	for f in $(flavour_field "$1" fragments); do
+		[ -r "$NUMACORE_ROOT/config-fragments/$f.config" ] ||
+			die "flavour $1: config-fragments/$f.config missing (see $NUMACORE_FLAVOUR_TABLE)"
+		out+=("$NUMACORE_ROOT/config-fragments/$f.config")
+	done
+	echo "${out[*]}"
+}
+
 # check_flavour: resolve FLAVOUR (the environment, an option or the default) after
 # the options are parsed, refusing an unknown one.
 check_flavour() {
