@@ -235,6 +235,15 @@ def vmstat(*keys):
     return out
 
 
+def vmstat_since(before, keys=None):
+    """How much the /proc/vmstat counters grew since BEFORE (a vmstat()
+    result): a dict over KEYS (default: BEFORE's own), 0 for a counter this
+    kernel lacks."""
+    keys = tuple(keys or before)
+    now = vmstat(*keys)
+    return {k: now.get(k, 0) - before.get(k, 0) for k in keys}
+
+
 def node_meminfo_mb(node, field):
     """FIELD (MemTotal, MemFree, ...) of NODE's meminfo in sysfs, in MB;
     None where the node or the field does not exist."""
