@@ -3,7 +3,7 @@
 #   make deb [FLAVOUR=vm|distro|...]      kernel .debs (README command 1)
 #   make check                            everything CI runs (README command 2)
 #
-# Every target is a thin call of a script in scripts/ or image/; run those
+# Every target is a thin call of a script in scripts/, image/ or lab/; run those
 # with --help for their options.
 
 FLAVOUR ?= vm
