@@ -91,7 +91,7 @@ flavour_option() {
 # the tree's kernel/configs the table merges over it.
 flavour_base_files() {
 	local name=$1 tree=$2 outf=$3 base c
-	local -a out=("$outf")
+	local -a files=("$outf")
 	base=$(flavour_field "$name" base) || die "unknown flavour '$name'"
 	case $base in
 	x86_64_defconfig)
@@ -109,22 +109,22 @@ flavour_base_files() {
 	for c in $(flavour_field "$name" configs); do
 		[ -r "$tree/kernel/configs/$c.config" ] ||
 			die "flavour $name: the tree has no kernel/configs/$c.config (see $NUMACORE_FLAVOUR_TABLE)"
-		out+=("$tree/kernel/configs/$c.config")
+		files+=("$tree/kernel/configs/$c.config")
 	done
-	echo "${out[*]}"
+	echo "${files[*]}"
 }
 
 # flavour_fragment_files NAME: NAME's config-fragments, in merge order (a
 # later one wins), on one line.
 flavour_fragment_files() {
 	local f
-	local -a out=()
+	local -a files=()
 	for f in $(flavour_field "$1" fragments); do
 		[ -r "$NUMACORE_ROOT/config-fragments/$f.config" ] ||
 			die "flavour $1: config-fragments/$f.config missing (see $NUMACORE_FLAVOUR_TABLE)"
-		out+=("$NUMACORE_ROOT/config-fragments/$f.config")
+		files+=("$NUMACORE_ROOT/config-fragments/$f.config")
 	done
-	echo "${out[*]}"
+	echo "${files[*]}"
 }
 
 # check_flavour: resolve FLAVOUR (the environment, an option or the default) after
