@@ -90,8 +90,7 @@ flavour_option() {
 # x86_64_defconfig, or Debian's amd64 config) and print, on one line, OUT and
 # the tree's kernel/configs the table merges over it.
 flavour_base_files() {
-	local name=$1 tree=$2 outf=$3 base c
-	local -a files=("$outf")
+	local name=$1 tree=$2 outf=$3 base configs
 	base=$(flavour_field "$name" base) || die "unknown flavour '$name'"
 	case $base in
 	x86_64_defconfig)
@@ -106,23 +105,26 @@ flavour_base_files() {
 		;;
 	*) die "flavour $name: unknown base '$base' in $NUMACORE_FLAVOUR_TABLE (x86_64_defconfig or debian-amd64)" ;;
 	esac
-	for c in $(flavour_field "$name" configs); do
-		[ -r "$tree/kernel/configs/$c.config" ] ||
-			die "flavour $name: the tree has no kernel/configs/$c.config (see $NUMACORE_FLAVOUR_TABLE)"
-		files+=("$tree/kernel/configs/$c.config")
-	done
-	echo "${files[*]}"
+	configs=$(flavour_config_paths "$name" configs "$tree/kernel/configs") || exit 1
+	echo "$outf${configs:+ $configs}"
 }
 
 # flavour_fragment_files NAME: NAME's config-fragments, in merge order (a
 # later one wins), on one line.
 flavour_fragment_files() {
-	local f
+	flavour_config_paths "$1" fragments "$NUMACORE_ROOT/config-fragments"
+}
+
+# flavour_config_paths NAME FIELD DIR: DIR/X.config for each X in NAME's
+# FIELD of the table (configs or fragments), in order, on one line; refuses
+# one that is missing.
+flavour_config_paths() {
+	local x
 	local -a files=()
-	for f in $(flavour_field "$1" fragments); do
-		[ -r "$NUMACORE_ROOT/config-fragments/$f.config" ] ||
-			die "flavour $1: config-fragments/$f.config missing (see $NUMACORE_FLAVOUR_TABLE)"
-		files+=("$NUMACORE_ROOT/config-fragments/$f.config")
+	for x in $(flavour_field "$1" "$2"); do
+		[ -r "$3/$x.config" ] ||
+			die "flavour $1: $3/$x.config missing (see $NUMACORE_FLAVOUR_TABLE)"
+		files+=("$3/$x.config")
 	done
 	echo "${files[*]}"
 }
