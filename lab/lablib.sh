@@ -120,6 +120,17 @@ lab_kernel_reports() {
 	grep -aE -- "$LAB_REPORT_RE" "$1" || true
 }
 
+# lab_failed_points TEST FILE: the failed points of a test's TAP output
+# FILE, each as "TEST: not ok N - name" followed by the "#   " detail lines
+# right after it, so that a log that keeps only a test's tail (CI's) still
+# names what failed.  Prints nothing when no point failed.
+lab_failed_points() {
+	awk -v t="$1" '
+		/^not ok / { print t ": " $0; detail = 1; next }
+		detail && /^#   / { print t ":     " substr($0, 5); next }
+		{ detail = 0 }' "$2" 2>/dev/null || true
+}
+
 # lab_extract_blocks FILE DIR: the files a guest test printed between
 # "==BEGIN name==" and "==END name==" lines in FILE (its output), written to
 # DIR/name.  Only plain names ([A-Za-z0-9._-], no slash) are accepted; an

@@ -46,7 +46,7 @@ verdict_cases=(
 	"0|none|none|none|0 2 0|no kernel log to check"
 )
 
-plan $((${#size_cases[@]} + ${#refuse_cases[@]} + 5 * ${#topo_cases[@]} + 1 + 2 * ${#verdict_cases[@]} + 1))
+plan $((${#size_cases[@]} + ${#refuse_cases[@]} + 5 * ${#topo_cases[@]} + 1 + 2 * ${#verdict_cases[@]} + 1 + 3))
 
 for c in "${size_cases[@]}"; do
 	in=${c%:*} want=${c##*:}
@@ -124,4 +124,27 @@ printf '[ 1.0] ok\n[ 2.0] BUG: kernel NULL pointer dereference\n' > "$tmp/run/sh
 (lab_verdict "$tmp/run" "$tmp/run/share" 0 900)
 check "the reports are kept in RUN/kernel-reports, and only they" "got: $(cat "$tmp/run/kernel-reports" 2>&1)" \
 	[ "$(cat "$tmp/run/kernel-reports" 2>/dev/null)" = "[ 2.0] BUG: kernel NULL pointer dereference" ]
+# A failed test's points, with their detail lines and nothing else.
+cat > "$tmp/t.out" <<'EOF'
+1..4
+ok 1 - first
+not ok 2 - second
+#   {'why': 2}
+#   more
+# a diagnostic, not a detail
+ok 3 - third
+not ok 4 - fourth
+ok 5 - #   not a detail
+EOF
+want="01-guest/50-x: not ok 2 - second
+01-guest/50-x:     {'why': 2}
+01-guest/50-x:     more
+01-guest/50-x: not ok 4 - fourth"
+got=$(lab_failed_points 01-guest/50-x "$tmp/t.out")
+check "lab_failed_points: each failed point and its detail lines" "got: $got" [ "$got" = "$want" ]
+printf '1..1\nok 1 - fine\n' > "$tmp/t.out"
+got=$(lab_failed_points t "$tmp/t.out")
+check "lab_failed_points: nothing when no point failed" "got: $got" [ -z "$got" ]
+got=$(bash -euo pipefail -c '. "$1"; lab_failed_points t /nonexistent; echo alive' x "$here/../../lab/lablib.sh" 2>&1)
+check "lab_failed_points: a missing file prints nothing and does not fail" "got: $got" [ "$got" = alive ]
 done_testing
