@@ -23,7 +23,7 @@ cases=(
 	"--host --timeout 600|--timeout is a lab option"
 	"--bogus|unknown option '--bogus'"
 )
-plan $((${#cases[@]} + 15))
+plan $((${#cases[@]} + 16 + 7))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -93,6 +93,35 @@ check "blocks extracted by name: runs.csv, machine.json and an unterminated cut.
 check "no text outside the blocks, nothing written outside the directory" "$(ls -a "$tmp" "$tmp/blocks")" \
 	eval '! grep -rq "noise\|between" "$tmp/blocks" && [ ! -e "$tmp/evil" ] &&
 	      [ "$(ls "$tmp/blocks" | wc -l)" -eq 3 ]'
+
+# Ratios carry the range their runs allow, and say when it is no result.
+# expected | A's runs | B's runs
+ratio_cases=(
+	"×0.40 (0.17–0.75)|1 2 3|4 5 6"
+	"×0.83 (0.57–1.40) n.s.|4 5 7|5 6 7"
+	"×0.33 (0.14–1.00) n.s.|1 2 5|5 6 7"
+	"×0.44 (1 run)|2|4 5"
+	"×0.75 (0.25–∞) n.s.|1 2|0 4"
+	"–||1 2"
+	"–|1 2|0 0"
+)
+for c in "${ratio_cases[@]}"; do
+	IFS='|' read -r want a b <<<"$c"
+	got=$(python3 - "$root/scripts/bench-report" "$a" "$b" <<'EOF' 2>&1
+import importlib.machinery
+import importlib.util
+import sys
+loader = importlib.machinery.SourceFileLoader("bench_report", sys.argv[1])
+mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_report", loader))
+loader.exec_module(mod)
+print(mod.ratio_range([float(x) for x in sys.argv[2].split()],
+                      [float(x) for x in sys.argv[3].split()]))
+EOF
+)
+	check "ratio of runs [$a] to [$b] is '$want'" "got '$got'" [ "$got" = "$want" ]
+done
+check "the combined report has the cost ratios table, and marks its ratios" "$(grep -A3 '^## Cost ratios' "$all")" \
+	eval 'grep -q "^## Cost ratios: numacore/mainline" "$all" && grep -q "| 2n2c | numa01 | ×[0-9.]* (1 run) |" "$all"'
 
 # build_like
 if gcc -O2 -Wall -Wextra -Werror -static -o "$tmp/build_like" "$root/tests/bench/src/build_like.c" 2>"$tmp/cc.err"; then
