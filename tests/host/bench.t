@@ -5,6 +5,8 @@
 #  - scripts/bench-report turns a recorded run (data/bench-raw, from a
 #    --quick run on 2x2) into report.md and the plots, from a relative
 #    path too, and --combine makes one report of several topologies;
+#    every ratio carries its range and n.s.; remote page-seconds and
+#    percent of bind are right on a run small enough to follow by hand;
 #  - bin/build_like builds, runs a small build and refuses bad options.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +25,7 @@ cases=(
 	"--host --timeout 600|--timeout is a lab option"
 	"--bogus|unknown option '--bogus'"
 )
-plan $((${#cases[@]} + 16 + 7))
+plan $((${#cases[@]} + 19 + 7))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -122,6 +124,43 @@ EOF
 done
 check "the combined report has the cost ratios table, and marks its ratios" "$(grep -A3 '^## Cost ratios' "$all")" \
 	eval 'grep -q "^## Cost ratios: numacore/mainline" "$all" && grep -q "| 2n2c | numa01 | ×[0-9.]* (1 run) |" "$all"'
+
+# Remote page-seconds and percent of bind, on a run small enough to
+# follow by hand: 4 MB over 2 threads is 512 pages a thread; thread 0 is
+# half remote for the first second, thread 1 all remote for two: 256 +
+# 1024 page-seconds.  bind runs at 2.0 GB/s, numacore at 1.0: 50%.
+mkdir -p "$tmp/small"
+echo '{"params": {"mb": 4}, "shapes": {"w": "1x2"}}' > "$tmp/small/machine.json"
+printf '%s\n' "policy,workload,repeat,shape,rc,gbps,locality" \
+	"numacore,w,1,1x2,0,1.0,0.5" "bind,w,1,1x2,0,2.0,1.0" > "$tmp/small/runs.csv"
+printf '%s\n' "policy,workload,repeat,t_ms,proc,thread,cpu,node,local_fraction" \
+	"numacore,w,1,1000,0,0,0,0,0.5" "numacore,w,1,2000,0,0,0,0,1.0" \
+	"numacore,w,1,1000,0,1,1,1,0.0" "numacore,w,1,2000,0,1,1,1,0.0" \
+	"bind,w,1,1000,0,0,0,0,1.0" "bind,w,1,1000,0,1,1,1,1.0" > "$tmp/small/locality.csv"
+got=$(python3 - "$root/scripts/bench-report" "$tmp/small" <<'EOF' 2>&1
+import importlib.machinery
+import importlib.util
+import sys
+loader = importlib.machinery.SourceFileLoader("bench_report", sys.argv[1])
+mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_report", loader))
+loader.exec_module(mod)
+data, _ = mod.load_all(sys.argv[2])
+w = data["w"]
+print(w["numacore"]["remote_page_s"], w["bind"]["remote_page_s"],
+      w["numacore"]["pct_bind"], w["bind"]["pct_bind"])
+EOF
+)
+check "remote page-seconds 1280 and 0, throughput 50% and 100% of bind's" "got: $got" \
+	[ "$got" = "[1280.0] [0.0] [50.0] [100.0]" ]
+if command -v gnuplot >/dev/null; then
+	check "the frontier plot is made and heads the report" "$(grep -n frontier "$rep")" \
+		eval '[ -s "$tmp/run/2n2c/frontier.png" ] &&
+		      sed -n "/^## Headline/,/^## [^H]/p" "$rep" | grep -q "](frontier.png)"'
+else
+	skip "the frontier plot is made and heads the report" "no gnuplot here"
+fi
+check "the combined report has the misplacement table" "$(grep -A4 '^## Misplacement' "$all")" \
+	grep -q "^## Misplacement: remote page-seconds" "$all"
 
 # build_like
 if gcc -O2 -Wall -Wextra -Werror -static -o "$tmp/build_like" "$root/tests/bench/src/build_like.c" 2>"$tmp/cc.err"; then
