@@ -1,7 +1,8 @@
 #!/bin/bash
 # shellcheck disable=SC2016 # the checks below eval their single-quoted tests
 # The benchmark tooling on the host, without booting anything:
-#  - scripts/bench refuses bad options, naming what is wrong;
+#  - scripts/bench refuses bad options, naming what is wrong, and --host
+#    refuses a machine it cannot measure before it writes anything;
 #  - scripts/bench-report turns a recorded run (data/bench-raw, from a
 #    --quick run on 2x2) into report.md and the plots, from a relative
 #    path too, and --combine makes one report of several topologies;
@@ -25,7 +26,7 @@ cases=(
 	"--host --timeout 600|--timeout is a lab option"
 	"--bogus|unknown option '--bogus'"
 )
-plan $((${#cases[@]} + 19 + 7))
+plan $((${#cases[@]} + 22 + 7))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -33,6 +34,30 @@ for c in "${cases[@]}"; do
 		eval '[ "$rc" -eq 2 ] && grep -qF -- "$words" <<<"$out"'
 done
 check "bench made no results directory for a bad command line" "found $tmp/results" [ ! -e "$tmp/results" ]
+
+# --host refuses, before it builds or writes anything, where it cannot
+# measure: not root, fewer than two nodes with CPUs, no NUMA balancing.
+# NUMACORE_SYS stands for /sys and /proc/sys.
+fake=$tmp/fakesys
+mkdir -p "$fake/sys/devices/system/node" "$fake/proc/sys/kernel"
+echo 0 > "$fake/sys/devices/system/node/has_cpu"
+out=$(NUMACORE_SYS=$fake "$root/scripts/bench" --host 2>&1) && rc=0 || rc=$?
+check "--host on one node with CPUs: one line, exit 1, no results directory" "exit $rc: $out" \
+	eval '[ "$rc" -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+	      grep -q "at least 2 nodes that have CPUs, and this one has 1 .*scripts/bench$" <<<"$out" &&
+	      [ ! -e "$RESULTS_DIR" ]'
+echo 0-1 > "$fake/sys/devices/system/node/has_cpu"
+out=$(NUMACORE_SYS=$fake "$root/scripts/bench" --host 2>&1) && rc=0 || rc=$?
+check "--host where the kernel has no NUMA balancing: says so, exit 1, no results directory" \
+	"exit $rc: $out" eval '[ "$rc" -eq 1 ] && grep -q "has no NUMA balancing (kernel.numa_balancing)" <<<"$out" &&
+	      [ ! -e "$RESULTS_DIR" ]'
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$root/scripts/bench" --host 2>&1) && rc=0 || rc=$?
+	check "--host as a user: needs root, exit 1" "exit $rc: $out" \
+		eval '[ "$rc" -eq 1 ] && grep -q "^bench: error: --host needs root" <<<"$out"'
+else
+	skip "--host as a user: needs root" "not root, or no setpriv"
+fi
 
 # bench-report from a relative path: gnuplot runs in plots/, so every path
 # it is given must be absolute.
