@@ -25,6 +25,9 @@ cases=(
 	"--host --nodes 2|--nodes is a lab option"
 	"--host --timeout 600|--timeout is a lab option"
 	"--bogus|unknown option '--bogus'"
+	"--host --topologies wide|--topologies is a lab option"
+	"--topologies wide,bogus|unknown set 'bogus' (default, wide)"
+	"--topologies wide --nodes 2|--topologies and --nodes both choose the topology"
 )
 plan $((${#cases[@]} + 22 + 7))
 for c in "${cases[@]}"; do
