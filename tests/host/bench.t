@@ -172,7 +172,8 @@ import sys
 loader = importlib.machinery.SourceFileLoader("bench_report", sys.argv[1])
 mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_report", loader))
 loader.exec_module(mod)
-data, _ = mod.load_all(sys.argv[2])
+data, _ = mod.load_all(sys.argv[2], mod.read_json(sys.argv[2] + "/machine.json"),
+                       mod.locality_samples(sys.argv[2]))
 w = data["w"]
 print(w["numacore"]["remote_page_s"], w["bind"]["remote_page_s"],
       w["numacore"]["pct_bind"], w["bind"]["pct_bind"])
