@@ -124,6 +124,20 @@ check "no text outside the blocks, nothing written outside the directory" "$(ls 
 	eval '! grep -rq "noise\|between" "$tmp/blocks" && [ ! -e "$tmp/evil" ] &&
 	      [ "$(ls "$tmp/blocks" | wc -l)" -eq 3 ]'
 
+# with_report CODE ARG...: run the Python CODE with scripts/bench-report
+# loaded as mod (a script, not an importable module) and sys.argv[1:] ARG...;
+# its output and errors.
+with_report() {
+	local code=$1
+	shift
+	python3 -c 'import importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("bench_report", sys.argv[1])
+mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_report", loader))
+loader.exec_module(mod)
+del sys.argv[1]
+exec(sys.argv.pop(1))' "$root/scripts/bench-report" "$code" "$@" 2>&1
+}
+
 # Ratios carry the range their runs allow, and say when it is no result.
 # expected | A's runs | B's runs
 ratio_cases=(
@@ -137,17 +151,8 @@ ratio_cases=(
 )
 for c in "${ratio_cases[@]}"; do
 	IFS='|' read -r want a b <<<"$c"
-	got=$(python3 - "$root/scripts/bench-report" "$a" "$b" <<'EOF' 2>&1
-import importlib.machinery
-import importlib.util
-import sys
-loader = importlib.machinery.SourceFileLoader("bench_report", sys.argv[1])
-mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_report", loader))
-loader.exec_module(mod)
-print(mod.ratio_range([float(x) for x in sys.argv[2].split()],
-                      [float(x) for x in sys.argv[3].split()]))
-EOF
-)
+	got=$(with_report 'print(mod.ratio_range([float(x) for x in sys.argv[1].split()],
+				       [float(x) for x in sys.argv[2].split()]))' "$a" "$b")
 	check "ratio of runs [$a] to [$b] is '$want'" "got '$got'" [ "$got" = "$want" ]
 done
 check "the combined report has the cost ratios table, and marks its ratios" "$(grep -A3 '^## Cost ratios' "$all")" \
@@ -165,20 +170,11 @@ printf '%s\n' "policy,workload,repeat,t_ms,proc,thread,cpu,node,local_fraction" 
 	"numacore,w,1,1000,0,0,0,0,0.5" "numacore,w,1,2000,0,0,0,0,1.0" \
 	"numacore,w,1,1000,0,1,1,1,0.0" "numacore,w,1,2000,0,1,1,1,0.0" \
 	"bind,w,1,1000,0,0,0,0,1.0" "bind,w,1,1000,0,1,1,1,1.0" > "$tmp/small/locality.csv"
-got=$(python3 - "$root/scripts/bench-report" "$tmp/small" <<'EOF' 2>&1
-import importlib.machinery
-import importlib.util
-import sys
-loader = importlib.machinery.SourceFileLoader("bench_report", sys.argv[1])
-mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_report", loader))
-loader.exec_module(mod)
-data, _ = mod.load_all(sys.argv[2], mod.read_json(sys.argv[2] + "/machine.json"),
-                       mod.locality_samples(sys.argv[2]))
+got=$(with_report 'raw = sys.argv[1]
+data, _ = mod.load_all(raw, mod.read_json(raw + "/machine.json"), mod.locality_samples(raw))
 w = data["w"]
 print(w["numacore"]["remote_page_s"], w["bind"]["remote_page_s"],
-      w["numacore"]["pct_bind"], w["bind"]["pct_bind"])
-EOF
-)
+      w["numacore"]["pct_bind"], w["bind"]["pct_bind"])' "$tmp/small")
 check "remote page-seconds 1280 and 0, throughput 50% and 100% of bind's" "got: $got" \
 	[ "$got" = "[1280.0] [0.0] [50.0] [100.0]" ]
 if command -v gnuplot >/dev/null; then
