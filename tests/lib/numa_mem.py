@@ -225,6 +225,11 @@ def features_shown():
         return f.read().split()
 
 
+def feature_known(name):
+    """This kernel has scheduler feature NAME, on or off."""
+    return bool({name, "NO_" + name} & set(features_shown()))
+
+
 def vmstat(*keys):
     out = {}
     with open("/proc/vmstat") as f:
