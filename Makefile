@@ -112,6 +112,7 @@ bench:
 clean:
 	rm -rf $(addprefix build/,$(strip $(FLAVOURS))) build/mainline build/debs build/image \
 		build/bisect build/configs build/edit
+	$(MAKE) -s -C tools/numahome clean
 
 distclean:
 	rm -rf build results
