@@ -8,6 +8,13 @@
 #    path too, and --combine makes one report of several topologies;
 #    every ratio carries its range and n.s.; remote page-seconds and
 #    percent of bind are right on a run small enough to follow by hand;
+#  - a run with the numahome policy (explicit home node, patch 0027) and
+#    the numa01-crowd workload: its column, its ratios against numacore
+#    and bind, its plots, the combined report's hint table;
+#  - tests/bench/20-placement gives numahome -H and bind -b (with -N on
+#    numa01-crowd), neither by default, and says why numahome cannot run;
+#  - bin/numa_locality builds without a warning, refuses bad hint options
+#    and, on a kernel without patch 0027, -H names the patch;
 #  - bin/build_like builds, runs a small build and refuses bad options.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +36,14 @@ cases=(
 	"--topologies wide,bogus|unknown set 'bogus' (default, wide)"
 	"--topologies wide --nodes 2|--topologies and --nodes both choose the topology"
 )
-plan $((${#cases[@]} + 22 + 7))
+hint_cases=(
+	"-N 0|--hint-node needs --bind-roundrobin or --home-roundrobin"
+	"-b -H|--bind-roundrobin and --home-roundrobin exclude each other"
+	"-H -n 0|--start-node and --home-roundrobin exclude each other"
+	"-H -N 63|--hint-node 63: not a node with CPUs"
+	"-b -N x|--hint-node: expected a whole number"
+)
+plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + ${#hint_cases[@]}))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -100,6 +114,67 @@ out=$("$root/scripts/bench-report" "$tmp/variant/raw" 2>&1) && rc=0 || rc=$?
 check "bench-report with a numacore/FEATURE policy exits 0 and names it in the report" "exit $rc: $out" \
 	eval '[ "$rc" -eq 0 ] && grep -q "numacore/NO_NUMA_SKIP_SETTLED" "$tmp/variant/report.md" &&
 	      { ! command -v gnuplot >/dev/null || [ -s "$tmp/variant/locality-numa01.png" ]; }'
+
+# The hint comparison: numahome (numacore's runs, renamed) beside the
+# others on numa01 and numa02-node0, and numa01-crowd (numa01's runs,
+# renamed) for every policy; numahome skipped on perf and build.
+mkdir -p "$tmp/hint/2n2c/raw" "$tmp/hint/4n1c/raw"
+h=$tmp/hint/2n2c/raw
+cp "$here"/data/bench-raw/* "$h/"
+for f in runs.csv locality.csv; do
+	{ cat "$here/data/bench-raw/$f"
+	  grep -E '^numacore,numa0(1|2-node0),' "$here/data/bench-raw/$f" | sed 's/^numacore,/numahome,/'
+	  grep -E '^[a-z]+,numa01,' "$here/data/bench-raw/$f" | sed 's/^\([a-z]*\),numa01,/\1,numa01-crowd,/'
+	  grep -E '^numacore,numa01,' "$here/data/bench-raw/$f" | sed 's/^numacore,numa01,/numahome,numa01-crowd,/'
+	} > "$h/$f"
+done
+sed -i 's/^\([a-z]*,numa01-crowd,[0-9]*,\)2x2,/\12x4,/' "$h/runs.csv"
+python3 - "$h/machine.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["params"]["policies"].append("numahome")
+m["params"]["workloads"].insert(1, "numa01-crowd")
+m["shapes"]["numa01-crowd"] = "2x4"
+for w in ("perf-numa-mem", "build"):
+    m["skipped"][f"numahome/{w}"] = "numahome runs the numa_locality workloads only"
+json.dump(m, open(sys.argv[1], "w"), indent=1)
+PY
+cp "$h"/* "$tmp/hint/4n1c/raw/"
+out=$("$root/scripts/bench-report" "$h" 2>&1) && rc=0 || rc=$?
+hrep=$tmp/hint/2n2c/report.md
+check "bench-report with numahome and numa01-crowd exits 0" "exit $rc: $out" [ "$rc" -eq 0 ]
+check "numahome is a column after bind, in the headline and the tables, for numa01-crowd too" \
+	"$(grep -n 'numahome' "$hrep" 2>&1 | head -5)" \
+	eval 'grep -q "^| workload | off | mainline | numacore | bind | numahome |$" "$hrep" &&
+	      grep -q "^| numa01-crowd | " "$hrep" && grep -q "^## numa01-crowd (2x4)" "$hrep"'
+check "numahome has its ratios against off, mainline, numacore and bind" \
+	"$(grep -m1 'numahome/' "$hrep")" \
+	eval 'grep "^| metric | .*/off" "$hrep" | grep "numahome/off" | grep "numahome/mainline" |
+	      grep "numahome/numacore" | grep -q "numahome/bind"'
+check "the parameters say what numahome and numa01-crowd are, and why numahome skipped perf" \
+	"$(grep -n '^- ' "$hrep" | head -12)" \
+	eval 'grep -q "^- numahome: .*PR_SET_NUMA_HOME_NODE" "$hrep" && grep -q "^- numa01-crowd: " "$hrep" &&
+	      grep -q "^- skipped numahome/perf-numa-mem: " "$hrep"'
+if command -v gnuplot >/dev/null; then
+	check "numahome is in the plots: locality of numa01-crowd, run time bars" "$(grep 'plot failed' "$hrep")" \
+		eval '! grep -q "plot failed" "$hrep" && [ -s "$tmp/hint/2n2c/locality-numa01-crowd.png" ] &&
+		      [ -s "$tmp/hint/2n2c/plots/locality-numa01-crowd-numahome.dat" ] &&
+		      grep -q "title \"numahome\"" "$tmp/hint/2n2c/plots/runtime.gp"'
+else
+	skip "numahome is in the plots" "no gnuplot here"
+fi
+"$root/scripts/bench-report" "$tmp/hint/4n1c/raw" >/dev/null 2>&1
+out=$("$root/scripts/bench-report" --combine "$tmp/hint" 2n2c 4n1c 2>&1) && rc=0 || rc=$?
+hall=$tmp/hint/report.md
+check "the combined report has numahome's column and the hint table, numa01-crowd in it" \
+	"exit $rc: $(grep -A6 '^## Home-node hint' "$hall" 2>&1)" \
+	eval '[ "$rc" -eq 0 ] && grep -q "^| topology | workload | off | mainline | numacore | bind | numahome | numacore/mainline |" "$hall" &&
+	      grep -q "^## Home-node hint: numahome against no hint (numacore) and bind" "$hall" &&
+	      grep -q "^| 4n1c | numa01-crowd | [0-9.]* | " "$hall" &&
+	      ! sed -n "/^## Home-node hint/,/^# /p" "$hall" | grep -q "| perf-numa-mem |"'
+check "a report without numahome has no hint table" "$(grep -c 'Home-node hint' "$all")" \
+	eval '! grep -q "Home-node hint" "$all"'
+
 out=$("$root/scripts/bench-report" "$tmp/nothing" 2>&1) && rc=0 || rc=$?
 check "bench-report without runs.csv fails, naming it" "exit $rc: $out" \
 	eval '[ "$rc" -eq 1 ] && grep -q "runs.csv not found" <<<"$out"'
@@ -186,6 +261,78 @@ else
 fi
 check "the combined report has the misplacement table" "$(grep -A4 '^## Misplacement' "$all")" \
 	grep -q "^## Misplacement: remote page-seconds" "$all"
+
+# numa_locality and 20-placement as scripts/bench stages them: the
+# tests beside tests/lib, numa_locality in bin/.
+mkdir -p "$tmp/stage/bench/bin"
+cp -R "$root/tests/bench/." "$tmp/stage/bench/"
+cp -R "$root/tests/lib" "$tmp/stage/lib"
+nl=$tmp/stage/bench/bin/numa_locality
+if gcc -O2 -Wall -Wextra -Werror -static -pthread -o "$nl" "$root/tests/bench/src/numa_locality.c" 2>"$tmp/cc.err"; then
+	ok "numa_locality builds static without a warning"
+	out=$("$nl" --help 2>&1) && rc=0 || rc=$?
+	check "numa_locality --help has --home-roundrobin and --hint-node" "exit $rc: $out" \
+		eval '[ "$rc" -eq 0 ] && grep -q -- "-H, --home-roundrobin" <<<"$out" &&
+		      grep -q -- "-N, --hint-node N" <<<"$out"'
+	for c in "${hint_cases[@]}"; do
+		args=${c%%|*} words=${c#*|}
+		# shellcheck disable=SC2086 # a list of options
+		out=$("$nl" $args -s 1 -m 1 2>&1) && rc=0 || rc=$?
+		check "numa_locality $args: $words (exit 2)" "exit $rc: $out" \
+			eval '[ "$rc" -eq 2 ] && grep -qF -- "$words" <<<"$out"'
+	done
+	# PR_GET_NUMA_HOME_NODE: EINVAL without patch 0027
+	if python3 -c 'import ctypes, errno, sys
+libc = ctypes.CDLL(None, use_errno=True)
+sys.exit(0 if libc.prctl(0x4e554847, ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0),
+                         ctypes.c_ulong(0)) < 0 and ctypes.get_errno() == errno.EINVAL else 1)'; then
+		out=$("$nl" -H -s 1 -m 1 2>&1) && rc=0 || rc=$?
+		check "numa_locality -H on a kernel without patch 0027: exit 1, names EINVAL and the patch" \
+			"exit $rc: $out" eval '[ "$rc" -eq 1 ] && grep -q "EINVAL.*patch 0027" <<<"$out"'
+	else
+		out=$("$nl" -H -s 1 -m 8 -i 500 2>&1) && rc=0 || rc=$?
+		check "numa_locality -H on a kernel with patch 0027 runs" "exit $rc: $out" \
+			eval '[ "$rc" -eq 0 ] && grep -q "^#summary " <<<"$out"'
+	fi
+else
+	not_ok "numa_locality builds static without a warning # $(cat "$tmp/cc.err")"
+	skip "numa_locality --help" "no binary"
+	for c in "${hint_cases[@]}"; do skip "numa_locality ${c%%|*}" "no binary"; done
+	skip "numa_locality -H" "no binary"
+fi
+# 20-placement imported (its main() not run: nothing is switched): the
+# command lines of the hint comparison, and numahome's reasons.
+got=$(cd "$tmp" && POLICIES=off,mainline,numacore,bind,numahome WORKLOADS=numa01,numa02-own,numa01-crowd \
+	python3 -c 'import importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("placement", sys.argv[1])
+mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("placement", loader))
+loader.exec_module(mod)
+first = str(mod.CPU_NODES[0])
+def tail(wl, pol):
+    a = mod.WORKLOADS[wl][2][pol]
+    return None if a is None else [x for x in a if x in ("-b", "-H", "-N", "-n", first)]
+print(mod.RUN_POLICIES == ["off", "mainline", "numacore", "bind", "numahome"],
+      mod.RUN_WORKLOADS == ["numa01", "numa02-own", "numa01-crowd"],
+      "numahome" not in mod.DEFAULT_POLICIES, "numa01-crowd" not in mod.DEFAULT_WORKLOADS,
+      tail("numa01-crowd", "bind") == ["-b", "-N", first],
+      tail("numa01-crowd", "numahome") == ["-H", "-N", first],
+      tail("numa01-crowd", "numacore") == [], tail("numa01", "numahome") == ["-H"],
+      tail("numa02-node0", "numahome") == ["-H"], tail("numa02-node0", "numacore")[0] == "-n",
+      mod.WORKLOADS["perf-numa-mem"][2]["numahome"] is None,
+      mod.WORKLOADS["build"][2]["numahome"] is None, mod.balances("numahome"))
+mod.SAVED.update(numa_balancing="1", sched_numa_policy="1")
+mod.HAVE_BAL = mod.HAVE_POL = True
+print(mod.policy_unavailable("numahome"))
+print(mod.no_argv_reason("numahome", "perf"))
+mod.HAVE_HOME = True
+print(mod.policy_unavailable("numahome"))' "$tmp/stage/bench/20-placement" 2>&1)
+check "20-placement: the hint comparison's policies and workloads, -H/-b -N only where asked" "got: $got" \
+	eval '[ "$(sed -n 1p <<<"$got")" = "True True True True True True True True True True True True True" ]'
+check "20-placement: numahome unavailable without patch 0027 (naming it), skips perf with a reason" "got: $got" \
+	eval 'sed -n 2p <<<"$got" | grep -q "PR_GET_NUMA_HOME_NODE fails with EINVAL: numacore patch 0027" &&
+	      sed -n 3p <<<"$got" | grep -q "numahome runs the numa_locality workloads only"'
+check "20-placement: numahome available with the prctl and numa/core" "got: $got" \
+	[ "$(sed -n 4p <<<"$got")" = "None" ]
 
 # build_like
 if gcc -O2 -Wall -Wextra -Werror -static -o "$tmp/build_like" "$root/tests/bench/src/build_like.c" 2>"$tmp/cc.err"; then

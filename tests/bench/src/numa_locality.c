@@ -15,6 +15,12 @@
 // then one "#summary key=value ..." line: the mean locality over the last
 // third of the run and the bytes the threads touched per second.
 //
+// --bind-roundrobin binds each process (numa01) or thread (numa02) to a
+// node, CPUs and memory; --home-roundrobin gives it the same node as an
+// explicit home node instead (prctl(PR_SET_NUMA_HOME_NODE), numacore
+// patch 0027): a preference the numa/core scheduler keeps it to, with no
+// binding.  --hint-node puts every one of them on one node instead.
+//
 // Static, no libnuma (the lab guest has none): raw system calls, and the
 // topology from /sys/devices/system/node.  x86_64 like the lab.
 //
@@ -33,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,6 +57,13 @@
 #define HUGE_SIZE (2UL << 20)
 #define MPOL_DEFAULT 0
 #define MPOL_BIND 2
+// numacore patch 0027: a task's explicit home node ("NUHS", "NUHG")
+#ifndef PR_SET_NUMA_HOME_NODE
+#define PR_SET_NUMA_HOME_NODE 0x4e554853
+#endif
+#ifndef PR_GET_NUMA_HOME_NODE
+#define PR_GET_NUMA_HOME_NODE 0x4e554847
+#endif
 
 static const char *prog = "numa_locality";
 
@@ -60,8 +74,10 @@ static struct {
 	int procs, threads, mb, seconds, interval_ms;
 	int start_node;		// -1: first touch
 	int bind_rr;
+	int home_rr;		// an explicit home node where bind_rr would bind
+	int hint_node;		// -1: round robin; else every process/thread here
 	int own;		// numa02: each thread first touches its slice
-} opt = { 0, 2, 2, 128, 30, 1000, -1, 0, 0 };
+} opt = { 0, 2, 2, 128, 30, 1000, -1, 0, 0, -1, 0 };
 
 // The topology: the node of every CPU, the nodes present and those with CPUs.
 static int cpu_node[MAX_CPUS];
@@ -96,6 +112,7 @@ struct worker {
 	pthread_t tid;
 	int thread;
 	int bind_node;		// -1: not bound
+	int home_node;		// -1: no explicit home node
 	struct region *region;
 	size_t start;
 	atomic_int cpu;
@@ -120,6 +137,12 @@ static void usage(void)
 	       "                          then drop the policy so that balancing may move it\n"
 	       "  -b, --bind-roundrobin   bind each process (numa01) or each thread and its\n"
 	       "                          slice (numa02) to node i %% nodes, CPUs and memory\n"
+	       "  -H, --home-roundrobin   give each process (numa01) or each thread (numa02)\n"
+	       "                          node i %% nodes as its explicit home node\n"
+	       "                          (prctl PR_SET_NUMA_HOME_NODE, numacore patch 0027):\n"
+	       "                          a preference, no CPU or memory binding\n"
+	       "  -N, --hint-node N       with -b or -H: node N for every process or thread\n"
+	       "                          instead of round robin (N must have CPUs)\n"
 	       "  -o, --own-memory        numa02: each thread first touches its own slice\n"
 	       "                          where it runs (default: the main thread touches all)\n"
 	       "  -h, --help              this text\n"
@@ -139,6 +162,8 @@ static void parse_options(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "start-node", required_argument, NULL, 'n' },
 		{ "bind-roundrobin", no_argument, NULL, 'b' },
+		{ "home-roundrobin", no_argument, NULL, 'H' },
+		{ "hint-node", required_argument, NULL, 'N' },
 		{ "own-memory", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -146,7 +171,7 @@ static void parse_options(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:p:t:m:s:i:n:boh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":w:p:t:m:s:i:n:bHN:oh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			if (!strcmp(optarg, "numa01"))
@@ -163,6 +188,8 @@ static void parse_options(int argc, char **argv)
 		case 'i': opt.interval_ms = parse_int("--interval", optarg, 10, 3600000); break;
 		case 'n': opt.start_node = parse_int("--start-node", optarg, 0, MAX_NODES - 1); break;
 		case 'b': opt.bind_rr = 1; break;
+		case 'H': opt.home_rr = 1; break;
+		case 'N': opt.hint_node = parse_int("--hint-node", optarg, 0, MAX_NODES - 1); break;
 		case 'o': opt.own = 1; break;
 		case 'h': usage(); exit(0);
 		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -176,6 +203,12 @@ static void parse_options(int argc, char **argv)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (opt.start_node >= 0 && opt.bind_rr)
 		usage_error("--start-node and --bind-roundrobin exclude each other");
+	if (opt.start_node >= 0 && opt.home_rr)
+		usage_error("--start-node and --home-roundrobin exclude each other");
+	if (opt.bind_rr && opt.home_rr)
+		usage_error("--bind-roundrobin and --home-roundrobin exclude each other");
+	if (opt.hint_node >= 0 && !opt.bind_rr && !opt.home_rr)
+		usage_error("--hint-node needs --bind-roundrobin or --home-roundrobin");
 	if (opt.own && !opt.numa02)
 		usage_error("--own-memory: only numa02 has a slice per thread");
 	if (opt.own && opt.start_node >= 0)
@@ -258,6 +291,55 @@ static void bind_to_node(int node, const char *who)
 		die("%s: set_mempolicy(MPOL_BIND, node %d): %s", who, node, strerror(errno));
 }
 
+// The name of the errno values prctl(PR_SET_NUMA_HOME_NODE) may give.
+static const char *errno_name(int e)
+{
+	static char buf[32];
+
+	switch (e) {
+	case EINVAL: return "EINVAL";
+	case ESRCH: return "ESRCH";
+	case EPERM: return "EPERM";
+	case ENOSYS: return "ENOSYS";
+	}
+	snprintf(buf, sizeof(buf), "errno %d", e);
+	return buf;
+}
+
+// kernel_has_home_node: PR_GET_NUMA_HOME_NODE on ourselves answers a node
+// or ENODATA on a kernel with patch 0027; any other kernel fails an
+// unknown prctl option with EINVAL.
+static int kernel_has_home_node(void)
+{
+	return prctl(PR_GET_NUMA_HOME_NODE, 0UL, 0UL, 0UL, 0UL) >= 0 || errno != EINVAL;
+}
+
+// set_home_node: NODE as the calling thread's explicit home node (pid 0:
+// the caller); the threads it creates afterwards inherit it.
+static void set_home_node(int node, const char *who)
+{
+	int e;
+
+	if (!prctl(PR_SET_NUMA_HOME_NODE, (unsigned long)node, 0UL, 0UL, 0UL))
+		return;
+	e = errno;
+	if (e == EINVAL && !kernel_has_home_node())
+		die("%s: prctl(PR_SET_NUMA_HOME_NODE, node %d): EINVAL (%s), an unknown option: "
+		    "--home-roundrobin needs a numacore kernel with patch 0027", who, node, strerror(e));
+	die("%s: prctl(PR_SET_NUMA_HOME_NODE, node %d): %s (%s)%s", who, node, errno_name(e),
+	    strerror(e), e == EINVAL ? ": the node must be online, have CPUs and be in the "
+	    "task's cpuset (numacore patch 0027)" : "");
+}
+
+// The node of process P's thread T (T -1: the process) under -b or -H:
+// --hint-node, or round robin over the nodes with CPUs.
+static int hint_node(int p, int t)
+{
+	if (opt.hint_node >= 0)
+		return opt.hint_node;
+	return cpu_nodes[(t < 0 ? p : p * opt.threads + t) % nr_cpu_nodes];
+}
+
 static long long now_ns(void)
 {
 	struct timespec ts;
@@ -297,6 +379,8 @@ static void *work(void *arg)
 
 	if (w->bind_node >= 0)
 		bind_to_node(w->bind_node, "thread");
+	if (w->home_node >= 0)
+		set_home_node(w->home_node, "thread");
 	if (opt.own)
 		memset(w->region->base, 1, len);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
@@ -360,8 +444,12 @@ static void run_process(int p)
 
 	if (!regions || !workers)
 		die("out of memory");
+	// numa01: the process's node, before it touches memory and before its
+	// threads start (they inherit the binding, or the home node).
 	if (opt.bind_rr && !opt.numa02)
-		bind_to_node(cpu_nodes[p % nr_cpu_nodes], "process");
+		bind_to_node(hint_node(p, -1), "process");
+	if (opt.home_rr && !opt.numa02)
+		set_home_node(hint_node(p, -1), "process");
 
 	// 2 MB aligned, so that no huge page straddles the buffer's ends.
 	map = mmap(NULL, len + HUGE_SIZE, PROT_READ | PROT_WRITE,
@@ -373,7 +461,7 @@ static void run_process(int p)
 		die("mbind(MPOL_BIND, node %d): %s", opt.start_node, strerror(errno));
 	if (opt.bind_rr && opt.numa02) {
 		for (int t = 0; t < T; t++) {
-			int node = cpu_nodes[(p * T + t) % nr_cpu_nodes];
+			int node = hint_node(p, t);
 
 			if (mbind_node(base + t * slice, slice, MPOL_BIND, node))
 				die("mbind(MPOL_BIND, node %d) of slice %d: %s", node, t, strerror(errno));
@@ -407,7 +495,8 @@ static void run_process(int p)
 		w->start = opt.numa02 ? 0 : ((len / T) * t) & ~(size_t)(CHUNK - 1);
 		if (w->start + CHUNK > len)
 			w->start = 0;
-		w->bind_node = opt.bind_rr && opt.numa02 ? cpu_nodes[(p * T + t) % nr_cpu_nodes] : -1;
+		w->bind_node = opt.bind_rr && opt.numa02 ? hint_node(p, t) : -1;
+		w->home_node = opt.home_rr && opt.numa02 ? hint_node(p, t) : -1;
 		atomic_init(&w->cpu, -1);
 		errno = pthread_create(&w->tid, NULL, work, w);
 		if (errno)
@@ -463,6 +552,23 @@ int main(int argc, char **argv)
 	read_topology();
 	if (opt.start_node >= 0 && !node_present[opt.start_node])
 		usage_error("--start-node %d: no such node (%d present)", opt.start_node, nr_nodes);
+	if (opt.hint_node >= 0) {
+		char list[3 * MAX_NODES + 1] = "";
+		int ok = 0, n = 0;
+
+		for (int i = 0; i < nr_cpu_nodes; i++) {
+			ok |= cpu_nodes[i] == opt.hint_node;
+			n += snprintf(list + n, sizeof(list) - n, "%s%d", i ? " " : "", cpu_nodes[i]);
+		}
+		if (!ok)
+			usage_error("--hint-node %d: not a node with CPUs (nodes with CPUs: %s)",
+				    opt.hint_node, list);
+	}
+	// Refuse before any process starts on a kernel without the option.
+	if (opt.home_rr && !kernel_has_home_node())
+		die("--home-roundrobin: prctl(PR_GET_NUMA_HOME_NODE): EINVAL (%s), an unknown option: "
+		    "this kernel has no explicit home node; it needs the numacore patch 0027",
+		    strerror(EINVAL));
 	if (nr_nodes < 2)
 		fprintf(stderr, "%s: 1 node: no placement to measure, locality not sampled\n", prog);
 
