@@ -12,14 +12,16 @@ export FLAVOUR
 FLAVOURS := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*alias/d' -e '/^[[:space:]]*$$/d' config-fragments/flavours | cut -d'|' -f1)
 
 .PHONY: all deb deps configure image lab check check-host check-sched-numa-off check-bisect check-configs \
-	stress check-debug bench clean distclean help
+	stress check-debug bench check-bench-host clean distclean help
 
 all: deb
 
 help:
 	@sed -n '3,6p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "Other targets: configure image lab check-host check-sched-numa-off check-bisect check-configs"
-	@echo "               stress check-debug bench clean distclean"
+	@echo "               stress check-debug bench check-bench-host clean distclean"
+	@echo "check-bench-host: scripts/bench --host --quick in a 2x2 lab guest from a checkout of"
+	@echo "               the working tree, its report and refusals checked (8 min; not in make check)"
 
 deps:
 	scripts/deps build
@@ -108,6 +110,14 @@ bench:
 	scripts/deps lab
 	scripts/deps check
 	scripts/bench $(BENCH_ARGS)
+
+# The tester's path: scripts/bench --host --quick run in a lab guest (2 nodes
+# x 2 CPUs) from a checkout of the working tree, as a tester runs it on a NUMA
+# machine; tests/bench-host/ checks the report and --host's refusals.  Not
+# part of make check (8 min under TCG).
+check-bench-host:
+	scripts/deps lab
+	scripts/check-bench-host $(LAB_ARGS)
 
 clean:
 	rm -rf $(addprefix build/,$(strip $(FLAVOURS))) build/mainline build/debs build/image \

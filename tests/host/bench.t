@@ -11,8 +11,16 @@
 #  - a run with the numahome policy (explicit home node, patch 0027) and
 #    the numa01-crowd workload: its column, its ratios against numacore
 #    and bind, its plots, the combined report's hint table;
+#  - a run with the numad policy (the user-space daemon): its column, its
+#    ratios against numacore and bind, its parameters and warning, the
+#    combined report's numad table, and the perf table every report has;
 #  - tests/bench/20-placement gives numahome -H and bind -b (with -N on
 #    numa01-crowd), neither by default, and says why numahome cannot run;
+#    numad: opt-in, off's command lines, skipped with a reason where it is
+#    not installed, warned about below 300 MB; perf's -P cut to fit the
+#    node -0 puts it on; a stand-in numad daemon
+#    started, its log kept and its moves counted (not those to every
+#    node), stopped, its pid file gone, none left;
 #  - bin/numa_locality builds without a warning, refuses bad hint options
 #    and, on a kernel without patch 0027, -H names the patch;
 #  - bin/build_like builds, runs a small build and refuses bad options.
@@ -43,7 +51,7 @@ hint_cases=(
 	"-H -N 63|--hint-node 63: not a node with CPUs"
 	"-b -N x|--hint-node: expected a whole number"
 )
-plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + ${#hint_cases[@]}))
+plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + 6 + 6 + ${#hint_cases[@]}))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -58,20 +66,23 @@ check "bench made no results directory for a bad command line" "found $tmp/resul
 fake=$tmp/fakesys
 mkdir -p "$fake/sys/devices/system/node" "$fake/proc/sys/kernel"
 echo 0 > "$fake/sys/devices/system/node/has_cpu"
-out=$(NUMACORE_SYS=$fake "$root/scripts/bench" --host 2>&1) && rc=0 || rc=$?
-check "--host on one node with CPUs: one line, exit 1, no results directory" "exit $rc: $out" \
+out=$(NUMACORE_SYS=$fake "$root/scripts/bench" --host --out "$tmp/refused" 2>&1) && rc=0 || rc=$?
+check "--host on one node with CPUs: one line, exit 1, no results directory, no --out" "exit $rc: $out" \
 	eval '[ "$rc" -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
 	      grep -q "at least 2 nodes that have CPUs, and this one has 1 .*scripts/bench$" <<<"$out" &&
-	      [ ! -e "$RESULTS_DIR" ]'
+	      [ ! -e "$RESULTS_DIR" ] && [ ! -e "$tmp/refused" ]'
 echo 0-1 > "$fake/sys/devices/system/node/has_cpu"
 out=$(NUMACORE_SYS=$fake "$root/scripts/bench" --host 2>&1) && rc=0 || rc=$?
 check "--host where the kernel has no NUMA balancing: says so, exit 1, no results directory" \
 	"exit $rc: $out" eval '[ "$rc" -eq 1 ] && grep -q "has no NUMA balancing (kernel.numa_balancing)" <<<"$out" &&
 	      [ ! -e "$RESULTS_DIR" ]'
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$root/scripts/bench" --host 2>&1) && rc=0 || rc=$?
-	check "--host as a user: needs root, exit 1" "exit $rc: $out" \
-		eval '[ "$rc" -eq 1 ] && grep -q "^bench: error: --host needs root" <<<"$out"'
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$root/scripts/bench" --host \
+		--out "$tmp/refused" 2>&1) && rc=0 || rc=$?
+	check "--host as a user: needs root (sudo), one line, exit 1, no results directory, no --out" "exit $rc: $out" \
+		eval '[ "$rc" -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+		      grep -q "^bench: error: --host needs root.*sudo$" <<<"$out" &&
+		      [ ! -e "$RESULTS_DIR" ] && [ ! -e "$tmp/refused" ]'
 else
 	skip "--host as a user: needs root" "not root, or no setpriv"
 fi
@@ -174,6 +185,66 @@ check "the combined report has numahome's column and the hint table, numa01-crow
 	      ! sed -n "/^## Home-node hint/,/^# /p" "$hall" | grep -q "| perf-numa-mem |"'
 check "a report without numahome has no hint table" "$(grep -c 'Home-node hint' "$all")" \
 	eval '! grep -q "Home-node hint" "$all"'
+
+# numad: off's runs again as numad's, with the columns 20-placement adds
+# for it (numad_moves, pgmigrate_success), on both topologies.
+mkdir -p "$tmp/numad/2n2c/raw" "$tmp/numad/4n1c/raw"
+d=$tmp/numad/2n2c/raw
+cp "$here"/data/bench-raw/* "$d/"
+python3 - "$d" <<'PY'
+import csv, json, os, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(d, "runs.csv"))))
+fields = list(rows[0]) + ["numad_moves", "pgmigrate_success"]
+numad = [dict(r, policy="numad", numad_moves="2", pgmigrate_success="40000")
+         for r in rows if r["policy"] == "off"]
+with open(os.path.join(d, "runs.csv"), "w") as f:
+    w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows + numad)
+loc = list(csv.DictReader(open(os.path.join(d, "locality.csv"))))
+with open(os.path.join(d, "locality.csv"), "w") as f:
+    w = csv.DictWriter(f, fieldnames=list(loc[0]), lineterminator="\n")
+    w.writeheader()
+    w.writerows(loc + [dict(r, policy="numad") for r in loc if r["policy"] == "off"])
+m = json.load(open(os.path.join(d, "machine.json")))
+m["params"]["policies"].append("numad")
+m["numad"] = {"args": ["-i", "1:1", "-u", "100", "-H", "0", "-l", "6"], "version": "0.5+20150602-8",
+              "note": "BENCH_MB=128: numad manages only processes of more than 300 MB resident"}
+json.dump(m, open(os.path.join(d, "machine.json"), "w"), indent=1)
+PY
+cp "$d"/* "$tmp/numad/4n1c/raw/"
+out=$("$root/scripts/bench-report" "$d" 2>&1) && rc=0 || rc=$?
+nrep=$tmp/numad/2n2c/report.md
+check "bench-report with numad exits 0; numad is a column after bind, with its moves" \
+	"exit $rc: $out $(grep -n 'numad' "$nrep" 2>&1 | head -5)" \
+	eval '[ "$rc" -eq 0 ] && grep -q "^| workload | off | mainline | numacore | bind | numad |$" "$nrep" &&
+	      grep -q "^| processes numad moved | .* | 2 |$" "$nrep" &&
+	      grep -q "^| pages migrated, any cause (pgmigrate_success) | .* | 40,000 |$" "$nrep"'
+check "numad has its ratios against off, mainline, numacore and bind" \
+	"$(grep -m1 'numad/' "$nrep")" \
+	eval 'grep "^| metric | .*/off" "$nrep" | grep "numad/off" | grep "numad/mainline" |
+	      grep "numad/numacore" | grep -q "numad/bind"'
+check "the parameters say how numad ran, and warn that it leaves 128 MB processes alone" \
+	"$(grep -n '^- ' "$nrep" | head -12)" \
+	eval 'grep -q "^- numad: balancing off, numad 0.5+20150602-8 started as a daemon .*numad -i 1:1 -u 100" "$nrep" &&
+	      grep -q "^- warning: BENCH_MB=128: numad manages only processes of more than 300 MB" "$nrep"'
+"$root/scripts/bench-report" "$tmp/numad/4n1c/raw" >/dev/null 2>&1
+out=$("$root/scripts/bench-report" --combine "$tmp/numad" 2n2c 4n1c 2>&1) && rc=0 || rc=$?
+nall=$tmp/numad/report.md
+check "the combined report has numad's column and its table, against off, numacore and bind" \
+	"exit $rc: $(grep -A6 '^## numad' "$nall" 2>&1)" \
+	eval '[ "$rc" -eq 0 ] && grep -q "^| topology | workload | off | mainline | numacore | bind | numad | numacore/mainline |" "$nall" &&
+	      grep -q "^## numad (user space) against off, numacore and bind" "$nall" &&
+	      grep -q "^| 4n1c | numa01 | [0-9.]* | .* | 2 | 40,000 | ×" "$nall" &&
+	      grep -q "^| 2n2c | perf-numa-mem | GB/s | [0-9.]* | .* | [0-9.]* |$" "$nall"'
+check "a report without numad has no numad table; every combined report has the perf table" \
+	"$(grep -c '^## numad' "$all")" \
+	eval '! grep -q "^## numad" "$all" && ! grep -q "^## numad" "$hall" &&
+	      grep -q "^## perf bench numa mem: throughput, convergence and run time" "$all" &&
+	      grep -q "^| 4n1c | perf-numa-mem | last convergence (s) | [0-9.]* | " "$all"'
+check "the numad policy is not in the plain report's parameters" "$(grep -n 'numad' "$rep" | head -3)" \
+	eval '! grep -q "numad" "$rep"'
 
 out=$("$root/scripts/bench-report" "$tmp/nothing" 2>&1) && rc=0 || rc=$?
 check "bench-report without runs.csv fails, naming it" "exit $rc: $out" \
@@ -333,6 +404,81 @@ check "20-placement: numahome unavailable without patch 0027 (naming it), skips 
 	      sed -n 3p <<<"$got" | grep -q "numahome runs the numa_locality workloads only"'
 check "20-placement: numahome available with the prctl and numa/core" "got: $got" \
 	[ "$(sed -n 4p <<<"$got")" = "None" ]
+
+# numad, with a stand-in for the daemon on PATH: it forks, writes the log
+# 20-placement is told to read (NUMAD_LOG), and exits on SIGTERM;
+# FAKE_NUMAD_FAIL makes it refuse to start, as numad does a bad option.
+mkdir -p "$tmp/fakebin" "$tmp/nonumad"
+cat > "$tmp/fakebin/numad" <<'SH'
+#!/bin/bash
+if [ -n "${FAKE_NUMAD_FAIL:-}" ]; then
+	echo "Max interval (1) must be greater than min interval (5)" >&2
+	exit 1
+fi
+if [ "${1:-}" != --daemon ]; then
+	setsid "$0" --daemon "$@" </dev/null >/dev/null 2>&1 &
+	exit 0
+fi
+trap 'echo "numad: exiting on SIGTERM" >> "$FAKE_NUMAD_LOG"; exit 0' TERM
+{ echo "numad: PID 4242 moved to node(s) 1 in 0.10 seconds"
+  echo "numad: PID 4243 moved to node(s) 0-1 in 0.0 seconds"; } >> "$FAKE_NUMAD_LOG"
+echo $$ > "$FAKE_NUMAD_PIDFILE"
+while :; do sleep 0.2; done
+SH
+chmod +x "$tmp/fakebin/numad"
+got=$(cd "$tmp" && POLICIES=off,numad WORKLOADS=numa01,perf-numa-mem,build BENCH_MB=128 PATH=$tmp/nonumad:$PATH \
+	python3 -c 'import importlib.machinery, importlib.util, os, sys
+loader = importlib.machinery.SourceFileLoader("placement", sys.argv[1])
+mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("placement", loader))
+loader.exec_module(mod)
+print(mod.RUN_POLICIES == ["off", "numad"], "numad" not in mod.DEFAULT_POLICIES,
+      all(mod.WORKLOADS[w][2]["numad"] == mod.WORKLOADS[w][2]["off"] for w in mod.WORKLOADS),
+      not mod.balances("numad"), "-i" in mod.NUMAD_ARGS and "1:1" in mod.NUMAD_ARGS)
+print(mod.numad_note())
+os.environ["PATH"] = "/nonexistent"
+mod.NUMAD_WHY = mod.numad_unavailable()
+print(mod.policy_unavailable("numad"))
+mod.MB = 320
+print(mod.numad_note())
+mod.NODES, mod.CPU_NODES = [0, 1], [0, 1]
+mod.nm.node_cpus = lambda n: [n]
+mod.nm.node_meminfo_mb = lambda n, field: 1000 if field == "MemTotal" else None
+print(mod.perf_mb(4), mod.perf_mb(2))
+mod.MB = 128
+print(mod.perf_mb(4))' "$tmp/stage/bench/20-placement" 2>&1)
+check "20-placement: numad opt-in, with off's command lines and no balancing, -i 1:1" "got: $got" \
+	[ "$(sed -n 1p <<<"$got")" = "True True True True True" ]
+check "20-placement: numad warned about at 128 MB (its 300 MB threshold), not at 320" "got: $got" \
+	eval 'sed -n 2p <<<"$got" | grep -q "BENCH_MB=128: numad manages only processes of more than 300 MB" &&
+	      [ "$(sed -n 4p <<<"$got")" = "None" ]'
+check "20-placement: numad skipped where it is not installed, with the reason" "got: $got" \
+	eval 'sed -n 3p <<<"$got" | grep -q "^numad not installed (Debian.s numad package"'
+check "20-placement: perf bench numa mem -P fits 70% of node 0 (1000 MB: 4 x 173, 2 x 320; 128 as asked)" \
+	"got: $got" eval '[ "$(sed -n 5,6p <<<"$got")" = "$(printf "173 320\n128")" ]'
+if pgrep -x numad >/dev/null; then
+	skip "a stand-in numad started, logged, stopped; none left" "a numad runs on this machine"
+	skip "a numad that will not start: the run fails with its message" "a numad runs on this machine"
+else
+	got=$(cd "$tmp" && FAKE_NUMAD_LOG=$tmp/numad.log FAKE_NUMAD_PIDFILE=$tmp/numad.pid PATH=$tmp/fakebin:$PATH python3 -c 'import importlib.machinery, importlib.util, os, sys, time
+loader = importlib.machinery.SourceFileLoader("placement", sys.argv[1])
+mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("placement", loader))
+loader.exec_module(mod)
+mod.NUMAD_LOG, mod.NUMAD_PIDFILE = os.environ["FAKE_NUMAD_LOG"], sys.argv[2]
+open(mod.NUMAD_LOG, "w").write("an earlier run\n")
+print(mod.NUMAD.start(), bool(mod.NUMAD.pid), mod.NUMAD.pid in mod.pids_named("numad"))
+time.sleep(0.5)
+print(mod.NUMAD.stop(), mod.pids_named("numad"), mod.NUMAD.pid)
+log = mod.NUMAD.log_since_start()
+print("earlier" not in log, "exiting on SIGTERM" in log, mod.numad_moves(log, [0, 1]),
+      os.path.exists(mod.NUMAD_PIDFILE))
+os.environ["FAKE_NUMAD_FAIL"] = "1"
+print(mod.NUMAD.start())' "$tmp/stage/bench/20-placement" "$tmp/numad.pid" 2>&1)
+	check "a stand-in numad started, logged, stopped; none left" "got: $got" \
+		eval '[ "$(sed -n 1,3p <<<"$got")" = "$(printf "None True True\nTrue [] None\nTrue True 1 False")" ] &&
+		      ! pgrep -x numad >/dev/null'
+	check "a numad that will not start: the run fails with its message" "got: $got" \
+		eval 'sed -n 4p <<<"$got" | grep -q "^numad -i 1:1 -u 100 -H 0 -l 6 did not start (exit 1): Max interval"'
+fi
 
 # build_like
 if gcc -O2 -Wall -Wextra -Werror -static -o "$tmp/build_like" "$root/tests/bench/src/build_like.c" 2>"$tmp/cc.err"; then
