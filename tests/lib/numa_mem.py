@@ -150,6 +150,14 @@ def sysctl(name, value=None):
     return str(value)
 
 
+def knob(name):
+    """kernel.NAME, or None where this kernel has none."""
+    try:
+        return sysctl(name)
+    except OSError:
+        return None
+
+
 PERIOD_MIN, PERIOD_MAX = "sched_numa_scan_period_min_ms", "sched_numa_scan_period_max_ms"
 
 
