@@ -10,6 +10,7 @@ import hashlib
 import json
 import mmap
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -306,12 +307,15 @@ class Buffer:
     """MB megabytes of anonymous private memory, aligned to 2 MB inside a
     mapping 2 MB larger: no transparent huge page straddles its ends, so
     that mbind() on the buffer never leaves a PTE-mapped huge page in it,
-    which 6.1's NUMA hinting faults do not migrate."""
+    which 6.1's NUMA hinting faults do not migrate.  huge=False: no
+    transparent huge pages at all (MADV_NOHUGEPAGE), one PTE a page."""
 
-    def __init__(self, mb):
+    def __init__(self, mb, huge=True):
         self.size = mb << 20
         self.npages = self.size // PAGE
         self.map = mmap.mmap(-1, self.size + HUGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        if not huge:
+            self.map.madvise(mmap.MADV_NOHUGEPAGE)
         base = ctypes.addressof(ctypes.c_char.from_buffer(self.map))
         off = -base % HUGE
         self.addr = base + off
@@ -390,6 +394,58 @@ class Buffer:
         if isinstance(ret, int):
             raise OSError(-ret, "get_mempolicy")
         return ret
+
+
+class TraceInstance:
+    """with TraceInstance(NAME, EVENT, KB): the trace event EVENT (e.g.
+    "sched/sched_numa_scan") enabled in a tracefs instance of our own, NAME,
+    so that no one else's trace buffer is touched; KB of buffer per CPU.
+    The instance is removed on the way out."""
+    TOP = "/sys/kernel/tracing"
+
+    def __init__(self, name, event, kb=4096):
+        self.dir = f"{self.TOP}/instances/{name}"
+        self.event = f"events/{event}/enable"
+        self.kb = kb
+
+    def _write(self, name, value):
+        with open(os.path.join(self.dir, name), "w") as f:
+            f.write(f"{value}\n")
+
+    def __enter__(self):
+        if not os.path.exists(os.path.join(self.TOP, "instances")):
+            subprocess.run(["mount", "-t", "tracefs", "nodev", self.TOP],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not os.path.isdir(self.dir):
+            os.mkdir(self.dir)
+        self._write("buffer_size_kb", self.kb)
+        self._write("trace", "")
+        self._write(self.event, 1)
+        self._write("tracing_on", 1)
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self._write(self.event, 0)
+            os.rmdir(self.dir)
+        except OSError:
+            pass
+
+    def clear(self):
+        self._write("trace", "")
+
+    def read(self):
+        """The event lines in the buffer, and how many events were lost."""
+        lines, lost = [], 0
+        with open(os.path.join(self.dir, "trace")) as f:
+            for line in f:
+                if line.startswith("#"):
+                    m = re.search(r"entries-in-buffer/entries-written: (\d+)/(\d+)", line)
+                    if m:
+                        lost = int(m.group(2)) - int(m.group(1))
+                    continue
+                lines.append(line)
+        return lines, lost
 
 
 def cpu_seconds():
