@@ -8,6 +8,10 @@
 #    path too, and --combine makes one report of several topologies;
 #    every ratio carries its range and n.s.; remote page-seconds and
 #    percent of bind are right on a run small enough to follow by hand;
+#  - scripts/bench-repeats says, from data/bench-raw's runs given three
+#    repeats (a failed fourth left out), how many repeats a 5% (or --diff)
+#    difference needs, and refuses a bad --diff or a directory without
+#    runs.csv, naming it;
 #  - a run with the numahome policy (explicit home node, patch 0027) and
 #    the numa01-crowd workload: its column, its ratios against numacore
 #    and bind, its plots, the combined report's hint table;
@@ -51,7 +55,9 @@ hint_cases=(
 	"-H -N 63|--hint-node 63: not a node with CPUs"
 	"-b -N x|--hint-node: expected a whole number"
 )
-plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + 6 + 6 + ${#hint_cases[@]}))
+# bad --diff values for bench-repeats
+diff_cases=("--diff x" "--diff 0" "--diff")
+plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + 6 + 6 + ${#hint_cases[@]} + 3 + ${#diff_cases[@]}))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -251,6 +257,48 @@ check "bench-report without runs.csv fails, naming it" "exit $rc: $out" \
 	eval '[ "$rc" -eq 1 ] && grep -q "runs.csv not found" <<<"$out"'
 out=$("$root/scripts/bench-report" --combine "$tmp/run" 2>&1) && rc=0 || rc=$?
 check "--combine without a name is a usage error" "exit $rc: $out" [ "$rc" -eq 2 ]
+
+# bench-repeats: data/bench-raw's runs as three repeats, numa_pte_updates
+# 1% up in the second and 1% down in the third (numacore on numa01:
+# 565,952 ± 5,660, spread 2.0%, CV 1.0%), and a failed fourth that must
+# not count.
+mkdir -p "$tmp/repeats/2n2c/raw"
+cp "$here"/data/bench-raw/* "$tmp/repeats/2n2c/raw/"
+python3 - "$tmp/repeats/2n2c/raw/runs.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+out = list(rows)
+for rep, f in (("2", 1.01), ("3", 0.99)):
+    out += [dict(r, repeat=rep, numa_pte_updates=str(round(int(r["numa_pte_updates"]) * f))) for r in rows]
+out += [dict(r, repeat="4", rc="1", numa_pte_updates="1") for r in rows
+        if (r["policy"], r["workload"]) == ("numacore", "numa01")]
+with open(sys.argv[1], "w") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    w.writerows(out)
+PY
+out=$("$root/scripts/bench-repeats" "$tmp/repeats/2n2c" 2>&1) && rc=0 || rc=$?
+check "bench-repeats on a topology exits 0: numa01's numa_pte_updates, 3 runs, 2.0% spread, CV 1.0%, 2 repeats for 5%" \
+	"exit $rc: $(grep 'numa_pte_updates' <<<"$out" | head -5)" \
+	eval '[ "$rc" -eq 0 ] && grep -q "^## 2n2c$" <<<"$out" &&
+	      grep -qF "| numa01 | numa_pte_updates | numacore | 3 | 565,952 | 2.0% | 1.0% | yes | 2 |" <<<"$out"'
+out=$("$root/scripts/bench-repeats" --diff 1 "$tmp/repeats" 2>&1) && rc=0 || rc=$?
+check "bench-repeats --diff 1 on a report directory: 2n2c found, min-max cannot show 1%, 16 repeats; the summary" \
+	"exit $rc: $(grep 'numa_pte_updates' <<<"$out" | head -5)" \
+	eval '[ "$rc" -eq 0 ] && grep -q "^## 2n2c$" <<<"$out" &&
+	      grep -qF "| numa01 | numa_pte_updates | numacore | 3 | 565,952 | 2.0% | 1.0% | no | 16 |" <<<"$out" &&
+	      grep -q "^## Summary by metric" <<<"$out" && grep -q "^| numa_pte_updates | [0-9]* | " <<<"$out"'
+for a in "${diff_cases[@]}"; do
+	# shellcheck disable=SC2086 # an option and its value
+	out=$("$root/scripts/bench-repeats" "$tmp/repeats" $a 2>&1) && rc=0 || rc=$?
+	check "bench-repeats $a: one line naming --diff, exit 2" "exit $rc: $out" \
+		eval '[ "$rc" -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "^bench-repeats: error: --diff" <<<"$out"'
+done
+mkdir -p "$tmp/norepeats"
+out=$("$root/scripts/bench-repeats" "$tmp/norepeats" 2>&1) && rc=0 || rc=$?
+check "bench-repeats on a directory without runs.csv: one line naming it, exit 2" "exit $rc: $out" \
+	eval '[ "$rc" -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+	      grep -qF "error: $tmp/norepeats: no runs.csv" <<<"$out"'
 
 # The raw files a lab run of 20-placement printed between ==BEGIN== and
 # ==END== lines (lab_extract_blocks, lab/lablib.sh).
