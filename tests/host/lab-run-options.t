@@ -33,12 +33,18 @@ cases=(
 	"--env LAB_NODES=9|LAB_ variables are the lab's own"
 	"--env|--env needs a value"
 	"--run-file|--run-file needs a value"
+	"--skip|--skip needs a value"
+	"--skip 99-no-such-test|--skip '99-no-such-test': no such test in tests/guest/ or the TEST_DIRs"
+	"--skip guest/41-sched-numa-scan|give a test's file name, without a directory"
+	"--no-guest-tests --skip 41-sched-numa-scan $here/../stress|no such test in the TEST_DIRs"
 )
 good=("" "--nodes 4 --cpus-per-node 1 --mem-per-node 1G" "--nodes 3 --cpuless-nodes 1"
       "--distances '10 31 31 10'" "--accel tcg --timeout 600 --append 'numa_balancing=disable'"
-      "--env STRESS_SECONDS=5 --env 'NOTE=two words'")
+      "--env STRESS_SECONDS=5 --env 'NOTE=two words'"
+      "--skip 41-sched-numa-scan --skip 43-numa-scan-chunk"
+      "--skip 10-stress-ng $here/../stress")
 opts=(--nodes --cpus-per-node --mem-per-node --cpuless-nodes --distance --distances
-      --append --accel --timeout --env --run-file --help)
+      --append --accel --timeout --env --run-file --skip --help)
 
 plan $((${#cases[@]} + ${#good[@]} + 1 + ${#opts[@]} + 2))
 for c in "${cases[@]}"; do
