@@ -6,11 +6,13 @@ x86_64 only (system call numbers), like the lab.
 """
 import ctypes
 import errno
+import faulthandler
 import hashlib
 import json
 import mmap
 import os
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -460,6 +462,9 @@ def in_child(func, *args, **kwargs):
     pid = os.fork()
     if pid == 0:
         os.close(rfd)
+        # A fatal signal (SIGSEGV, SIGABRT) leaves the threads' tracebacks
+        # in the test's output.
+        faulthandler.enable(all_threads=True)
         try:
             result = func(*args, **kwargs)
         except Exception as exc:  # reported to the parent, which fails the check
@@ -470,11 +475,23 @@ def in_child(func, *args, **kwargs):
     os.close(wfd)
     with os.fdopen(rfd) as r:
         data = r.read()
-    os.waitpid(pid, 0)
+    _, status = os.waitpid(pid, 0)
     try:
         return json.loads(data)
     except ValueError:
-        return {"error": "the child died without a result"}
+        return {"error": f"the child died without a result ({child_status(status)})"}
+
+
+def child_status(status):
+    """How a child ended, from its wait status: "exit 1", "killed by SIGSEGV"."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        return f"killed by {name}" + (", core dumped" if os.WCOREDUMP(status) else "")
+    return f"exit {os.WEXITSTATUS(status)}"
 
 
 class Tap:
