@@ -147,6 +147,17 @@ lab_extract_blocks() {
 }
 
 # shellcheck disable=SC2034 # the LAB_* results are for the caller
+# lab_qemu_crashed QEMU_RC SERIAL_LOG: true when QEMU itself crashed (died
+# of SIGILL, SIGABRT, SIGBUS or SIGSEGV) before the guest's test runner
+# wrote its first line to the console.  Such a boot ran no test, so booting
+# again loses and repeats no result.  A timeout (124, or 137 once timeout's
+# -k fired) is not a crash, and neither is a crash once a test has run:
+# both stay failures.
+lab_qemu_crashed() {
+	case $1 in 132|134|135|139) ;; *) return 1 ;; esac
+	! grep -qa 'numacore-lab: ' "$2" 2>/dev/null
+}
+
 # lab_verdict RUN SHARE QEMU_RC TIMEOUT: the verdict on a finished boot,
 # from QEMU's exit code, what the guest runner left in SHARE/out (summary,
 # results.tap, dmesg) and the kernel log.  Copies those into RUN, writes

@@ -46,7 +46,21 @@ verdict_cases=(
 	"0|none|none|none|0 2 0|no kernel log to check"
 )
 
-plan $((${#size_cases[@]} + ${#refuse_cases[@]} + 5 * ${#topo_cases[@]} + 1 + 2 * ${#verdict_cases[@]} + 1 + 3))
+# lab_qemu_crashed: QEMU's exit status | console | a crash to boot again?
+crash_cases=(
+	"139|kernel only|yes"
+	"134|kernel only|yes"
+	"135|kernel only|yes"
+	"139|numacore-lab: 1..12|no"
+	"124|kernel only|no"
+	"137|kernel only|no"
+	"0|kernel only|no"
+	"1|kernel only|no"
+	"143|kernel only|no"
+	"139|none|yes"
+)
+
+plan $((${#size_cases[@]} + ${#refuse_cases[@]} + 5 * ${#topo_cases[@]} + 1 + 2 * ${#verdict_cases[@]} + 1 + 3 + ${#crash_cases[@]}))
 
 for c in "${size_cases[@]}"; do
 	in=${c%:*} want=${c##*:}
@@ -147,4 +161,11 @@ got=$(lab_failed_points t "$tmp/t.out")
 check "lab_failed_points: nothing when no point failed" "got: $got" [ -z "$got" ]
 got=$(bash -euo pipefail -c '. "$1"; lab_failed_points t /nonexistent; echo alive' x "$here/../../lab/lablib.sh" 2>&1)
 check "lab_failed_points: a missing file prints nothing and does not fail" "got: $got" [ "$got" = alive ]
+for c in "${crash_cases[@]}"; do
+	IFS='|' read -r qrc console want <<<"$c"
+	rm -f "$tmp/serial.log"
+	[ "$console" = none ] || echo "[    1.0] $console" > "$tmp/serial.log"
+	if lab_qemu_crashed "$qrc" "$tmp/serial.log"; then got=yes; else got=no; fi
+	check "lab_qemu_crashed: exit $qrc, console '$console': $want" "got $got" [ "$got" = "$want" ]
+done
 done_testing
