@@ -1,5 +1,5 @@
 set terminal pngcairo size 1800,900 noenhanced
-set output "/tmp/b30/4n1c/cost.png"
+set output "/tmp/eh2-4n1c/4n1c/cost.png"
 set datafile missing 'NaN'
 set multiplot layout 2,3 title 'cost per policy (median, min–max)'
 set title "PTE updates"

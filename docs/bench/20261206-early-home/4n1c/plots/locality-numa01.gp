@@ -1,5 +1,5 @@
 set terminal pngcairo size 900,500 noenhanced
-set output "/tmp/b30/4n1c/locality-numa01.png"
+set output "/tmp/eh2-4n1c/4n1c/locality-numa01.png"
 set datafile missing 'NaN'
 set title "numa01: pages on the node of the CPU (mean of threads and repeats)"
 set xlabel 'time (s)'

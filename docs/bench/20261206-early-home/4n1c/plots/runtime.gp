@@ -1,5 +1,5 @@
 set terminal pngcairo size 900,500 noenhanced
-set output "/tmp/b30/4n1c/runtime.png"
+set output "/tmp/eh2-4n1c/4n1c/runtime.png"
 set datafile missing 'NaN'
 set title "run time per policy (median, min–max)"
 set ylabel "seconds"

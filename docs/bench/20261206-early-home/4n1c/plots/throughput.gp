@@ -1,5 +1,5 @@
 set terminal pngcairo size 900,500 noenhanced
-set output "/tmp/b30/4n1c/throughput.png"
+set output "/tmp/eh2-4n1c/4n1c/throughput.png"
 set datafile missing 'NaN'
 set title "throughput per policy (median, min–max)"
 set ylabel "GB/s"
