@@ -146,7 +146,6 @@ lab_extract_blocks() {
 		file != "" { print > file }' "$1"
 }
 
-# shellcheck disable=SC2034 # the LAB_* results are for the caller
 # lab_qemu_crashed QEMU_RC SERIAL_LOG: true when QEMU itself crashed (died
 # of SIGILL, SIGABRT, SIGBUS or SIGSEGV) before the guest's test runner
 # wrote its first line to the console.  Such a boot ran no test, so booting
@@ -158,6 +157,7 @@ lab_qemu_crashed() {
 	! grep -qa 'numacore-lab: ' "$2" 2>/dev/null
 }
 
+# shellcheck disable=SC2034 # the LAB_* results are for the caller
 # lab_verdict RUN SHARE QEMU_RC TIMEOUT: the verdict on a finished boot,
 # from QEMU's exit code, what the guest runner left in SHARE/out (summary,
 # results.tap, dmesg) and the kernel log.  Copies those into RUN, writes
