@@ -67,7 +67,7 @@ check-sched-numa-off:
 # series touches for every patch).
 check-bisect:
 	scripts/deps build
-	scripts/bisect-build
+	scripts/bisect-build $(if $(FROM),--from $(FROM))
 
 # The whole series in every configuration it must build in: the vm config,
 # CONFIG_SYSCTL=n, CONFIG_NUMA_BALANCING=n, CONFIG_SCHED_NUMA=n and Debian's
