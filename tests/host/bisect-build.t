@@ -6,10 +6,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 bisect=$here/../../scripts/bisect-build
 root=$(cd "$here/../.." && pwd)
+# shellcheck source=../../scripts/lib.sh
+. "$root/scripts/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export BUILD_DIR=$tmp
-total=$(grep -cvE '^[[:space:]]*(#|$)' "$root/patches/series")
+total=$(series_patches | wc -l)
 
 # args | words the error must contain
 cases=(
