@@ -112,8 +112,10 @@ lab_qemu_numa_args() {
 	done
 }
 
-# The reports that fail a run even when every test passed.
-LAB_REPORT_RE='(^|\] )(WARNING|BUG|INFO): |kernel BUG at|Oops: |general protection fault|Kernel panic - not syncing|KASAN: |UBSAN: |blocked for more than [0-9]+ seconds|soft lockup - CPU|self-detected stall|detected stalls on CPUs|list_(add|del) corruption|Unable to handle kernel|-+\[ cut here \]-+'
+# The reports that fail a run even when every test passed.  An OOM kill
+# (global or a memory cgroup's) is one: no test means to run out of
+# memory, and a killed helper may leave a test passing on what is left.
+LAB_REPORT_RE='(^|\] )(WARNING|BUG|INFO): |kernel BUG at|Oops: |general protection fault|Kernel panic - not syncing|KASAN: |UBSAN: |blocked for more than [0-9]+ seconds|soft lockup - CPU|self-detected stall|detected stalls on CPUs|list_(add|del) corruption|Unable to handle kernel|-+\[ cut here \]-+|(Out of memory|Memory cgroup out of memory): Killed process|Out of memory and no killable processes'
 
 # lab_kernel_reports FILE: print the lines of a kernel log that are reports.
 lab_kernel_reports() {
