@@ -2,7 +2,9 @@
 # shellcheck disable=SC2016 # the checks below eval their single-quoted tests
 # The benchmark tooling on the host, without booting anything:
 #  - scripts/bench refuses bad options, naming what is wrong, and --host
-#    refuses a machine it cannot measure before it writes anything;
+#    refuses a machine it cannot measure before it writes anything; each
+#    boot's log line names the policies and workloads it runs, and its
+#    timeout grows with them;
 #  - scripts/bench-report turns a recorded run (data/bench-raw, from a
 #    --quick run on 2x2) into report.md and the plots, from a relative
 #    path too, and --combine makes one report of several topologies;
@@ -57,7 +59,7 @@ hint_cases=(
 )
 # bad --diff values for bench-repeats
 diff_cases=("--diff x" "--diff 0" "--diff")
-plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + 6 + 6 + ${#hint_cases[@]} + 3 + ${#diff_cases[@]}))
+plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + 6 + 6 + ${#hint_cases[@]} + 3 + ${#diff_cases[@]} + 3))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -542,4 +544,22 @@ else
 	skip "a build of 10 units" "no binary"
 	skip "build_like -j 0" "no binary"
 fi
+# Each boot's log line names the policies and workloads it runs (a
+# --env given to bench wins over the set's WORKLOADS, and the set's
+# list is not shown then), and its timeout grows with them: a stand-in
+# lab-run (BENCH_LAB_RUN) that runs nothing.  Should bench ever call the
+# real lab-run here, the missing --image stops that before any boot.
+printf '#!/bin/sh\nexit 1\n' > "$tmp/fake-lab-run"
+chmod +x "$tmp/fake-lab-run"
+# args | words the boot's log line must contain
+boot_cases=(
+	'--nodes 2 --seconds 20 --repeat 5 --env "POLICIES=mainline numacore numacore/NUMA_SKIP_OTHERS" --env "WORKLOADS=numa01 numa02-own"|boot 1 of 1: --nodes 2; POLICIES=mainline,numacore,numacore/NUMA_SKIP_OTHERS, WORKLOADS=numa01,numa02-own; REPEAT=5, 20 s runs, timeout 3000 s'
+	'--env WORKLOADS=numa01|boot 1 of 2: --nodes 2 --cpus-per-node 2 --mem-per-node 2G; POLICIES=off,mainline,numacore,bind, WORKLOADS=numa01; REPEAT=3, 15 s runs, timeout 1800 s'
+	'--nodes 3|boot 1 of 1: --nodes 3; POLICIES=off,mainline,numacore,bind, WORKLOADS=numa01,numa02-node0,numa02-own,numa01-wide-node0,perf-numa-mem,perf-numa-mem-4x1,build; REPEAT=3, 15 s runs, timeout 5820 s'
+)
+for c in "${boot_cases[@]}"; do
+	args=${c%%|*} words=${c#*|}
+	out=$(eval "BENCH_LAB_RUN=\"$tmp/fake-lab-run\" \"$root/scripts/bench\" --out \"$tmp/boots\" --image \"$tmp/no-image\" $args" 2>&1)
+	check "bench $args: its boot says $words" "said: $out" grep -qF -- "$words" <<<"$out"
+done
 done_testing
