@@ -24,6 +24,8 @@ cases=(
 	"--accel xen|--accel must be auto, kvm or tcg"
 	"--timeout 10|--timeout must be"
 	"--test-timeout -1|--test-timeout must be"
+	"--start-timeout 0|--start-timeout must be"
+	"--start-timeout soon|--start-timeout must be"
 	"--bogus|unknown option '--bogus'"
 	"--nodes|--nodes needs a value"
 	"/nonexistent-tests|test directory '/nonexistent-tests' does not exist"
@@ -40,11 +42,12 @@ cases=(
 )
 good=("" "--nodes 4 --cpus-per-node 1 --mem-per-node 1G" "--nodes 3 --cpuless-nodes 1"
       "--distances '10 31 31 10'" "--accel tcg --timeout 600 --append 'numa_balancing=disable'"
+      "--start-timeout 300"
       "--env STRESS_SECONDS=5 --env 'NOTE=two words'"
       "--skip 41-sched-numa-scan --skip 43-numa-scan-chunk"
       "--skip 10-stress-ng $here/../stress")
 opts=(--nodes --cpus-per-node --mem-per-node --cpuless-nodes --distance --distances
-      --append --accel --timeout --env --run-file --skip --help)
+      --append --accel --timeout --start-timeout --env --run-file --skip --help)
 
 plan $((${#cases[@]} + ${#good[@]} + 1 + ${#opts[@]} + 2))
 for c in "${cases[@]}"; do
