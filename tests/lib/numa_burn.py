@@ -34,6 +34,13 @@ def report(prefix=""):
     sys.stdout.flush()
 
 
+def exec_self(mb, cpu_seconds, sleep, *extra):
+    """Exec this script again as the program after an exec (--after-exec)."""
+    os.execv(sys.executable, [sys.executable, os.path.abspath(__file__), "--after-exec",
+                              "--mb", str(mb), "--cpu-seconds", str(cpu_seconds),
+                              "--sleep", str(sleep), *extra])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mb", type=int, default=64)
@@ -76,17 +83,14 @@ def main():
         report()
         print("late=0")
         sys.stdout.flush()
-        os.execv(sys.executable, [sys.executable, os.path.abspath(__file__), "--after-exec",
-                                  "--mb", "64", "--cpu-seconds", str(args.exec),
-                                  "--sleep", str(args.sleep), "--exec-cpu", str(exec_cpu)])
+        # the new program's own working set: 64 MB, as in the other tests
+        exec_self(64, args.exec, args.sleep, "--exec-cpu", str(exec_cpu))
     while time.process_time() - start < args.cpu_seconds:
         # One byte of every page: C-speed, faults every page back in.
         sink += sum(view[::PAGE])
     report("exec." if args.after_exec else "")
     if args.exec is not None:
-        os.execv(sys.executable, [sys.executable, os.path.abspath(__file__), "--after-exec",
-                                  "--mb", str(args.mb), "--cpu-seconds", str(args.exec),
-                                  "--sleep", str(args.sleep)])
+        exec_self(args.mb, args.exec, args.sleep)
 
 
 if __name__ == "__main__":
