@@ -450,6 +450,13 @@ class TraceInstance:
         return lines, lost
 
 
+def runtime_ns(pid="self"):
+    """Nanoseconds PID (or PID/task/TID) has run on a CPU, from its
+    /proc schedstat."""
+    with open(f"/proc/{pid}/schedstat") as f:
+        return int(f.read().split()[0])
+
+
 def cpu_seconds():
     return time.thread_time()
 
