@@ -480,6 +480,60 @@ def in_child(func, *args, **kwargs):
             json.dump(result, w)
         os._exit(0)
     os.close(wfd)
+    return _child_result(pid, rfd)
+
+
+# The program in_fresh_child() runs: take the parent's module path, load
+# the test's file as a module (its main() sits behind the __name__ guard),
+# call the function, write the result to the inherited pipe.
+_FRESH = """
+import faulthandler, importlib.machinery, importlib.util, json, os, sys
+faulthandler.enable(all_threads=True)
+path, name, fd, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
+sys.path[:] = json.loads(sys.argv[5])
+loader = importlib.machinery.SourceFileLoader("fresh_child", path)
+mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("fresh_child", loader))
+try:
+    loader.exec_module(mod)
+    result = getattr(mod, name)(*args)
+except Exception as exc:
+    result = {"error": f"{type(exc).__name__}: {exc}"}
+with os.fdopen(fd, "w") as w:
+    json.dump(result, w)
+"""
+
+
+def in_fresh_child(func, *args, nodes=None):
+    """Run FUNC, a top-level function of the running test's own file, in a
+    newly exec'd interpreter started on the CPUs of NODES (anywhere if
+    None), and return its result as in_child() does.  ARGS must be
+    JSON-able.
+
+    A forked child reads its parent's pages until it writes them, wherever
+    the parent ran, and their hinting faults count for that node: a 4x1
+    boot once chose home node 3, the test runner's, for a child whose own
+    buffer sat on node 1.  Started here, every anonymous page of the child
+    is first touched on NODES (file pages such as the interpreter's text
+    are not sampled)."""
+    path = os.path.abspath(sys.modules["__main__"].__file__)
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(rfd)
+            if nodes is not None:
+                pin(nodes)
+            os.set_inheritable(wfd, True)
+            os.execv(sys.executable, [sys.executable, "-c", _FRESH, path, func.__name__,
+                                      str(wfd), json.dumps(args), json.dumps(sys.path)])
+        finally:
+            os._exit(127)
+    os.close(wfd)
+    return _child_result(pid, rfd)
+
+
+def _child_result(pid, rfd):
+    """The JSON result a child writes to RFD, once it has ended."""
     with os.fdopen(rfd) as r:
         data = r.read()
     _, status = os.waitpid(pid, 0)
