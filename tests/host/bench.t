@@ -10,6 +10,8 @@
 #    path too, and --combine makes one report of several topologies;
 #    every ratio carries its range and n.s.; remote page-seconds and
 #    percent of bind are right on a run small enough to follow by hand;
+#    runs of numa01-like workloads are told apart by how they started
+#    (a process's threads split over nodes or together) and counted;
 #  - scripts/bench-repeats says, from data/bench-raw's runs given three
 #    repeats (a failed fourth left out), how many repeats a 5% (or --diff)
 #    difference needs, and refuses a bad --diff or a directory without
@@ -59,7 +61,7 @@ hint_cases=(
 )
 # bad --diff values for bench-repeats
 diff_cases=("--diff x" "--diff 0" "--diff")
-plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + 6 + 6 + ${#hint_cases[@]} + 3 + ${#diff_cases[@]} + 3))
+plan $((${#cases[@]} + 22 + 7 + 7 + 3 + 3 + 6 + 6 + 2 + ${#hint_cases[@]} + 3 + ${#diff_cases[@]} + 3))
 for c in "${cases[@]}"; do
 	args=${c%%|*} words=${c#*|}
 	out=$(eval "\"$root/scripts/bench\" $args" 2>&1) && rc=0 || rc=$?
@@ -373,6 +375,32 @@ print(w["numacore"]["remote_page_s"], w["bind"]["remote_page_s"],
       w["numacore"]["pct_bind"], w["bind"]["pct_bind"])' "$tmp/small")
 check "remote page-seconds 1280 and 0, throughput 50% and 100% of bind's" "got: $got" \
 	[ "$got" = "[1280.0] [0.0] [50.0] [100.0]" ]
+# Start placement: numa01 repeat 1 starts with process 0's threads on
+# nodes 0 and 1 (split) and ends at 0.5; repeat 2 starts together and ends
+# at 1.0; its later samples (threads apart) do not count; numa02's threads
+# are apart by design and are left out; a numa01 run of one thread a
+# process cannot start split or together.
+mkdir -p "$tmp/start"
+printf '%s\n' "policy,workload,repeat,shape,rc,locality" "numacore,numa01,1,2x2,0,0.5" \
+	"numacore,numa01,2,2x2,0,1.0" "numacore,numa02,1,1x2,0,1.0" "mainline,numa01-one,1,2x1,0,1.0" \
+	> "$tmp/start/runs.csv"
+printf '%s\n' "policy,workload,repeat,t_ms,proc,thread,cpu,node,local_fraction,pref_node" \
+	"numacore,numa01,1,500,0,0,0,0,1.0,0" "numacore,numa01,1,500,0,1,2,1,0.0,0" \
+	"numacore,numa01,1,500,1,0,1,0,0.0,1" "numacore,numa01,1,500,1,1,3,1,1.0,1" \
+	"numacore,numa01,2,500,0,0,0,0,1.0,0" "numacore,numa01,2,500,0,1,1,0,1.0,0" \
+	"numacore,numa01,2,500,1,0,2,1,1.0,1" "numacore,numa01,2,500,1,1,3,1,1.0,1" \
+	"numacore,numa01,2,1000,0,0,0,0,1.0,0" "numacore,numa01,2,1000,0,1,2,1,0.0,0" \
+	"numacore,numa02,1,500,0,0,0,0,1.0,0" "numacore,numa02,1,500,0,1,2,1,1.0,1" \
+	"mainline,numa01-one,1,500,0,0,0,0,1.0,-1" "mainline,numa01-one,1,500,1,0,2,1,1.0,-1" \
+	> "$tmp/start/locality.csv"
+got=$(with_report 'raw = sys.argv[1]
+print(mod.start_outcomes(raw, mod.locality_samples(raw)))' "$tmp/start")
+check "start placement: numa01 runs split (ended 0.5) and together (ended 1.0); numa02 and one-thread runs left out" \
+	"got: $got" [ "$got" = "{'numa01': {'numacore': {'split': [0.5], 'together': [1.0]}}}" ]
+got=$(with_report 'print("\n".join(mod.start_section(mod.start_outcomes(sys.argv[1],
+	mod.locality_samples(sys.argv[1])), ["mainline", "numacore"])))' "$tmp/start")
+check "start placement table: one row, 1 split run not converged, 1 together converged" "got: $got" \
+	grep -qx "| numa01 | numacore | 1 | 0 | 1 | 1 |" <<<"$got"
 if command -v gnuplot >/dev/null; then
 	check "the frontier plot is made and heads the report" "$(grep -n frontier "$rep")" \
 		eval '[ -s "$tmp/run/2n2c/frontier.png" ] &&

@@ -10,7 +10,11 @@
 // query) where up to 1024 evenly spread pages of each thread's memory are,
 // and prints for each thread the fraction on the node of its current CPU:
 //
-//   t_ms,proc,thread,cpu,node,local_fraction
+//   t_ms,proc,thread,cpu,node,local_fraction,pref_node
+//
+// pref_node is the thread's preferred node as /proc/self/task/TID/sched
+// shows it (numa_preferred_nid: numa/core's home node, mainline's
+// preferred node; -1 for none or where the kernel does not show it).
 //
 // then one "#summary key=value ..." line: the mean locality over the last
 // third of the run and the bytes the threads touched per second.
@@ -116,6 +120,7 @@ struct worker {
 	struct region *region;
 	size_t start;
 	atomic_int cpu;
+	atomic_int os_tid;	// its kernel thread id, 0 until it runs
 	atomic_ullong bytes;
 };
 
@@ -377,6 +382,7 @@ static void *work(void *arg)
 	struct worker *w = arg;
 	size_t len = w->region->len, chunk = len < CHUNK ? len : CHUNK, off = w->start;
 
+	atomic_store(&w->os_tid, (int)syscall(SYS_gettid));
 	if (w->bind_node >= 0)
 		bind_to_node(w->bind_node, "thread");
 	if (w->home_node >= 0)
@@ -395,6 +401,31 @@ static void *work(void *arg)
 			off = 0;
 	}
 	return NULL;
+}
+
+// The numa_preferred_nid line of /proc/self/task/TID/sched, -1 without one.
+static int preferred_node(int tid)
+{
+	char path[64], line[256];
+	int nid = -1;
+	FILE *f;
+
+	if (tid <= 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "numa_preferred_nid", 18) && colon) {
+			nid = atoi(colon + 1);
+			break;
+		}
+	}
+	fclose(f);
+	return nid;
 }
 
 static void region_init(struct region *r, char *base, size_t len)
@@ -498,6 +529,7 @@ static void run_process(int p)
 		w->bind_node = opt.bind_rr && opt.numa02 ? hint_node(p, t) : -1;
 		w->home_node = opt.home_rr && opt.numa02 ? hint_node(p, t) : -1;
 		atomic_init(&w->cpu, -1);
+		atomic_init(&w->os_tid, 0);
 		errno = pthread_create(&w->tid, NULL, work, w);
 		if (errno)
 			die("pthread_create: %s", strerror(errno));
@@ -521,7 +553,8 @@ static void run_process(int p)
 			if (!r->valid || node < 0)
 				continue;
 			frac = (double)r->count[node] / r->npages;
-			put_line("%lld,%d,%d,%d,%d,%.4f\n", (next - go) / 1000000, p, t, cpu, node, frac);
+			put_line("%lld,%d,%d,%d,%d,%.4f,%d\n", (next - go) / 1000000, p, t, cpu, node,
+				 frac, preferred_node(atomic_load(&w->os_tid)));
 			if (next >= third) {
 				loc_sum += frac;
 				loc_n++;
@@ -576,7 +609,7 @@ int main(int argc, char **argv)
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED)
 		die("mmap: %s", strerror(errno));
-	put_line("t_ms,proc,thread,cpu,node,local_fraction\n");
+	put_line("t_ms,proc,thread,cpu,node,local_fraction,pref_node\n");
 
 	for (int p = 0; p < opt.procs; p++) {
 		pids[p] = fork();
