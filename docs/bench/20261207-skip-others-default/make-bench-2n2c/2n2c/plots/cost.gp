@@ -1,5 +1,5 @@
 set terminal pngcairo size 1800,900 noenhanced
-set output "/work/main/results/20261207-0032-2n2c/2n2c/cost.png"
+set output "/work/main/docs/bench/20261207-skip-others-default/make-bench-2n2c/2n2c/cost.png"
 set datafile missing 'NaN'
 set multiplot layout 2,3 title 'cost per policy (median, min–max)'
 set title "PTE updates"

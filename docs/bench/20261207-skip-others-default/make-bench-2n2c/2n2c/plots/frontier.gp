@@ -1,5 +1,5 @@
 set terminal pngcairo size 1800,900 noenhanced
-set output "/work/main/results/20261207-0032-2n2c/2n2c/frontier.png"
+set output "/work/main/docs/bench/20261207-skip-others-default/make-bench-2n2c/2n2c/frontier.png"
 set datafile missing 'NaN'
 set multiplot layout 2,3 title 'cost against misplacement per policy (median, min-max): bottom-left is better and cheaper'
 set title "numa01"

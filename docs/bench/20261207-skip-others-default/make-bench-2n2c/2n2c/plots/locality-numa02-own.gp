@@ -1,5 +1,5 @@
 set terminal pngcairo size 900,500 noenhanced
-set output "/work/main/results/20261207-0032-2n2c/2n2c/locality-numa02-own.png"
+set output "/work/main/docs/bench/20261207-skip-others-default/make-bench-2n2c/2n2c/locality-numa02-own.png"
 set datafile missing 'NaN'
 set title "numa02-own: pages on the node of the CPU (mean of threads and repeats)"
 set xlabel 'time (s)'
