@@ -406,6 +406,7 @@ static void *work(void *arg)
 // The numa_preferred_nid line of /proc/self/task/TID/sched, -1 without one.
 static int preferred_node(int tid)
 {
+	static const char key[] = "numa_preferred_nid";
 	char path[64], line[256];
 	int nid = -1;
 	FILE *f;
@@ -419,7 +420,7 @@ static int preferred_node(int tid)
 	while (fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
-		if (!strncmp(line, "numa_preferred_nid", 18) && colon) {
+		if (!strncmp(line, key, sizeof(key) - 1) && colon) {
 			nid = atoi(colon + 1);
 			break;
 		}
